@@ -1,0 +1,18 @@
+{% snapshot orders_snapshot %}
+{{
+    config(
+        target_schema='snapshots',
+        unique_key='id',
+        strategy='timestamp',
+        updated_at='updated_at',
+    )
+}}
+-- depends_on: {{ ref('raw_orders') }}
+-- Status history of raw orders.
+select
+    id,
+    user_id,
+    status,
+    cast(updated_at as timestamp) as updated_at
+from {{ source('ecom', 'raw_orders') }}
+{% endsnapshot %}
