@@ -1,0 +1,66 @@
+"""dbt's ``catalog.json`` (from ``dbt docs generate``): the warehouse's real columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pydantic
+
+from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.errors import ArtifactError
+
+SUPPORTED_VERSIONS = (1,)
+
+
+class _Artifact(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class CatalogColumn(_Artifact):
+    name: str
+    type: str | None = None
+    index: int | None = None
+
+
+class CatalogTable(_Artifact):
+    columns: dict[str, CatalogColumn] = {}
+    unique_id: str | None = None
+
+    def ordered_columns(self) -> list[CatalogColumn]:
+        """Columns in warehouse order (by ``index``, then as listed)."""
+        listed = list(self.columns.values())
+        return sorted(listed, key=lambda column: (column.index is None, column.index or 0))
+
+
+class Catalog(_Artifact):
+    nodes: dict[str, CatalogTable] = {}
+    sources: dict[str, CatalogTable] = {}
+    path: str = ""
+
+    def table(self, unique_id: str) -> CatalogTable | None:
+        return self.nodes.get(unique_id) or self.sources.get(unique_id)
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Load and validate ``catalog.json``.
+
+    Raises:
+        ArtifactError: missing, unreadable, an unsupported version, or malformed.
+    """
+    path = Path(path)
+    document = read_artifact(path, kind="catalog", supported=SUPPORTED_VERSIONS)
+    try:
+        return Catalog.model_validate(
+            {
+                "nodes": document.get("nodes") or {},
+                "sources": document.get("sources") or {},
+                "path": str(path),
+            }
+        )
+    except pydantic.ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ArtifactError(
+            f"catalog is malformed at {where}: {first['msg']}; rerun `dbt docs generate`",
+            path=path,
+        ) from error

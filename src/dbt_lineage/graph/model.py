@@ -1,0 +1,149 @@
+"""The lineage graph model: nodes and edges of both layers, and the graph that holds them.
+
+Keys are typed: a relation or exposure is keyed by its dbt unique id; a column by
+``ColumnRef(node_id, column)``. In JSON the graph nests by those keys
+(``{node_id: {column: ...}}``) and never joins them into strings.
+"""
+
+from __future__ import annotations
+
+import enum
+import typing as t
+
+import pydantic
+
+from dbt_lineage.types import ColumnRef, Layer
+
+SCHEMA_VERSION = 1
+"""Version of the ``lineage.json`` layout; bump it when the layout changes."""
+
+NodeKey = t.Union[str, ColumnRef]  # noqa: UP007 - a runtime alias
+"""A relation or exposure id, or a column's ``ColumnRef``."""
+
+
+class NodeType(str, enum.Enum):
+    SOURCE = "source"
+    SEED = "seed"
+    MODEL = "model"
+    SNAPSHOT = "snapshot"
+    EXPOSURE = "exposure"
+    COLUMN = "column"
+    INVOCATION = "invocation"
+    NODE_RUN = "node_run"
+
+
+class EdgeType(str, enum.Enum):
+    DIRECT = "direct"
+    INDIRECT = "indirect"
+    DEPENDS = "depends"
+    RAN = "ran"
+    FED = "fed"
+
+
+class _Frozen(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+
+class LineageNode(_Frozen):
+    """A relation, exposure or column (schema layer), or an invocation or node run (instance).
+
+    For a column, ``node_id`` is its relation's id and ``column`` its name.
+    """
+
+    node_id: str
+    column: str | None = None
+    type: NodeType
+    layer: Layer = Layer.SCHEMA
+    name: str
+    data_type: str = ""
+    description: str = ""
+    relation_name: str = ""
+    materialized: str = ""
+    path: str = ""
+    meta: dict[str, t.Any] = {}
+    tags: tuple[str, ...] = ()
+    resolved: bool = True
+    reason: str = ""
+
+    @property
+    def key(self) -> NodeKey:
+        return ColumnRef(self.node_id, self.column) if self.column is not None else self.node_id
+
+
+class LineageEdge(_Frozen):
+    """A directed edge ``source -> target``.
+
+    ``kind`` is a ``DirectKind`` value for direct edges, an ``IndirectKind`` value for
+    indirect ones, and empty for ``depends``.
+    """
+
+    source: NodeKey
+    target: NodeKey
+    type: EdgeType
+    layer: Layer = Layer.SCHEMA
+    kind: str = ""
+    expression: str = ""
+
+
+class Diagnostic(_Frozen):
+    """Something that kept a node's lineage from being complete, and where."""
+
+    node_id: str
+    path: str = ""
+    reason: str
+    message: str
+    columns: tuple[str, ...] = ()
+
+
+class GraphMetadata(_Frozen):
+    schema_version: int = SCHEMA_VERSION
+    dbt_lineage_version: str = ""
+    project_name: str = ""
+    adapter_type: str = ""
+    dbt_version: str = ""
+    manifest_schema_version: str = ""
+    manifest_checksum: str = ""
+    generated_at: str = ""
+    has_catalog: bool = False
+
+
+class LineageGraph(pydantic.BaseModel):
+    """Nodes, edges and diagnostics of one project, with networkx underneath for traversal."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+    metadata: GraphMetadata = GraphMetadata()
+    nodes: dict[str, LineageNode] = {}
+    columns: dict[str, dict[str, LineageNode]] = {}
+    edges: list[LineageEdge] = []
+    diagnostics: list[Diagnostic] = []
+
+    _index: t.Any = pydantic.PrivateAttr(default=None)
+
+    def node(self, key: NodeKey) -> LineageNode | None:
+        """The node for a relation id or a ``ColumnRef``."""
+        if isinstance(key, ColumnRef):
+            return self.columns.get(key.node_id, {}).get(key.column)
+        return self.nodes.get(key)
+
+    def columns_of(self, node_id: str) -> list[LineageNode]:
+        return list(self.columns.get(node_id, {}).values())
+
+    def column_nodes(self) -> t.Iterator[LineageNode]:
+        for by_name in self.columns.values():
+            yield from by_name.values()
+
+    def digraph(self) -> t.Any:
+        """A networkx ``MultiDiGraph`` over node keys, built once and kept.
+
+        Each edge carries ``edge`` (the ``LineageEdge``).
+        """
+        if self._index is None:
+            import networkx
+
+            graph = networkx.MultiDiGraph()
+            graph.add_nodes_from(node.key for node in self.nodes.values())
+            graph.add_nodes_from(node.key for node in self.column_nodes())
+            graph.add_edges_from((edge.source, edge.target, {"edge": edge}) for edge in self.edges)
+            self._index = graph
+        return self._index

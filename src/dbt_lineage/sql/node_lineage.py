@@ -1,0 +1,105 @@
+"""Per-node results of column resolution: plain dataclasses, cheap in hot loops."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing as t
+
+from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectEdge:
+    upstream: ColumnRef
+    kind: DirectKind
+    expression: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class IndirectEdge:
+    upstream: ColumnRef
+    kind: IndirectKind
+    expression: str = ""
+
+
+@dataclasses.dataclass
+class ColumnLineage:
+    """One output column: its upstreams, or why they are not (all) known."""
+
+    name: str
+    data_type: str = ""
+    upstreams: list[DirectEdge] = dataclasses.field(default_factory=list)
+    reason: str = ""
+    """Empty when resolved; otherwise an ``UnresolvedReason`` value, maybe with ``: detail``."""
+
+    @property
+    def resolved(self) -> bool:
+        return not self.reason
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeDiagnostic:
+    node_id: str
+    path: str
+    reason: str
+    message: str
+    columns: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class NodeLineage:
+    """Everything resolution learned about one model, snapshot, seed or source."""
+
+    node_id: str
+    columns: dict[str, ColumnLineage] = dataclasses.field(default_factory=dict)
+    indirect: list[IndirectEdge] = dataclasses.field(default_factory=list)
+    diagnostics: list[NodeDiagnostic] = dataclasses.field(default_factory=list)
+    inferred: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    """Columns of upstream relations with no declared columns, inferred from this SQL."""
+    cached: bool = False
+
+    def to_json(self) -> dict[str, t.Any]:
+        return {
+            "node_id": self.node_id,
+            "columns": [
+                [
+                    column.name,
+                    column.data_type,
+                    column.reason,
+                    [
+                        [*edge.upstream, edge.kind.value, edge.expression]
+                        for edge in column.upstreams
+                    ],
+                ]
+                for column in self.columns.values()
+            ],
+            "indirect": [
+                [*edge.upstream, edge.kind.value, edge.expression] for edge in self.indirect
+            ],
+            "diagnostics": [dataclasses.astuple(item) for item in self.diagnostics],
+            "inferred": self.inferred,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, t.Any]) -> NodeLineage:
+        columns = {}
+        for name, data_type, reason, edges in data["columns"]:
+            upstreams = [
+                DirectEdge(ColumnRef(node, column), DirectKind(kind), expression)
+                for node, column, kind, expression in edges
+            ]
+            columns[name] = ColumnLineage(name, data_type, upstreams, reason)
+        return cls(
+            node_id=data["node_id"],
+            columns=columns,
+            indirect=[
+                IndirectEdge(ColumnRef(node, column), IndirectKind(kind), expression)
+                for node, column, kind, expression in data["indirect"]
+            ],
+            diagnostics=[
+                NodeDiagnostic(node_id, path, reason, message, tuple(columns_))
+                for node_id, path, reason, message, columns_ in data["diagnostics"]
+            ],
+            inferred=data["inferred"],
+            cached=True,
+        )

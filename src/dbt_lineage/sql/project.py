@@ -1,0 +1,190 @@
+"""Resolve every model, snapshot and seed of a project, in dependency order."""
+
+from __future__ import annotations
+
+import dataclasses
+import graphlib
+import typing as t
+from pathlib import Path
+
+from dbt_lineage.artifacts.manifest import ManifestNode
+from dbt_lineage.artifacts.project import ProjectArtifacts
+from dbt_lineage.sql.cache import LineageCache, cache_key
+from dbt_lineage.sql.declared_columns import DeclaredColumns, declared_columns
+from dbt_lineage.sql.dialects import dialect_for
+from dbt_lineage.sql.node_lineage import ColumnLineage, NodeDiagnostic, NodeLineage
+from dbt_lineage.sql.relations import relation_index, schema_name
+from dbt_lineage.sql.resolve_node import NodeInputs, resolve_node
+from dbt_lineage.types import UnresolvedReason
+
+Progress = t.Callable[[int, int], None]
+
+
+@dataclasses.dataclass
+class ProjectLineage:
+    """Per-node results for a whole project, in dependency order."""
+
+    dialect: str
+    nodes: dict[str, NodeLineage]
+    declared: dict[str, DeclaredColumns | None]
+    resolved_count: int = 0
+    cached_count: int = 0
+
+
+def resolve_project(
+    artifacts: ProjectArtifacts,
+    *,
+    project_dir: str | Path = ".",
+    select: t.Collection[str] | None = None,
+    cache: LineageCache | None = None,
+    progress: Progress | None = None,
+) -> ProjectLineage:
+    """Resolve the columns of every relation in the project.
+
+    Args:
+        artifacts: the loaded manifest (and catalog).
+        project_dir: the dbt project directory (seeds' CSV headers are read from it).
+        select: node ids to resolve; their upstreams are resolved too, since their columns
+            are the schema the selected nodes read. ``None`` resolves everything.
+        cache: results from earlier builds; only nodes whose SQL or upstream schemas changed
+            are resolved again.
+        progress: called with (done, total) after each node.
+    """
+    manifest = artifacts.manifest
+    dialect = dialect_for(manifest.metadata.adapter_type)
+    relations = manifest.relation_nodes()
+    index = relation_index(relations.values(), dialect)
+    order = _dependency_order(relations, select)
+    declared = {
+        node_id: declared_columns(relations[node_id], artifacts.catalog, Path(project_dir))
+        for node_id in order
+    }
+    known: dict[str, dict[str, str]] = {}
+    partial: set[str] = set()
+    results: dict[str, NodeLineage] = {}
+    project = ProjectLineage(dialect, results, declared)
+    for done, node_id in enumerate(order, start=1):
+        node = relations[node_id]
+        own = declared[node_id]
+        if node.resource_type in ("model", "snapshot"):
+            result = _resolve_sql_node(node, own, relations, known, partial, index, dialect, cache)
+            project.cached_count += result.cached
+            project.resolved_count += not result.cached
+            outputs = {name: column.data_type for name, column in result.columns.items()}
+            complete = all(column.resolved for column in result.columns.values())
+            if own is not None and own.complete:
+                known[node_id] = own.columns
+            elif outputs and (complete or own is None):
+                known[node_id] = outputs
+            elif own is not None:
+                known[node_id] = own.columns
+                partial.add(node_id)
+        else:
+            result = _root_node(node, own)
+            if own is not None:
+                known[node_id] = own.columns
+                if not own.complete:
+                    partial.add(node_id)
+        results[node_id] = result
+        if progress is not None:
+            progress(done, len(order))
+    roots = {n for n in order if relations[n].resource_type in ("source", "seed")}
+    _add_inferred_source_columns(results, roots)
+    if cache is not None:
+        cache.save()
+    return project
+
+
+def _dependency_order(
+    relations: dict[str, ManifestNode], select: t.Collection[str] | None
+) -> list[str]:
+    sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
+    wanted = set(relations) if select is None else _with_upstreams(relations, select)
+    for node_id in sorted(wanted):
+        parents = [
+            p for p in relations[node_id].depends_on.nodes if p in relations and p != node_id
+        ]
+        sorter.add(node_id, *parents)
+    try:
+        return list(sorter.static_order())
+    except graphlib.CycleError:
+        return sorted(wanted)
+
+
+def _with_upstreams(relations: dict[str, ManifestNode], select: t.Collection[str]) -> set[str]:
+    wanted: set[str] = set()
+    stack = [node_id for node_id in select if node_id in relations]
+    while stack:
+        node_id = stack.pop()
+        if node_id not in wanted:
+            wanted.add(node_id)
+            stack.extend(p for p in relations[node_id].depends_on.nodes if p in relations)
+    return wanted
+
+
+def _resolve_sql_node(
+    node: ManifestNode,
+    own: DeclaredColumns | None,
+    relations: dict[str, ManifestNode],
+    known: dict[str, dict[str, str]],
+    partial: set[str],
+    index: t.Any,
+    dialect: str,
+    cache: LineageCache | None,
+) -> NodeLineage:
+    own_columns = own.columns if own is not None else {}
+    if not node.compiled_code:
+        reason = UnresolvedReason.NO_COMPILED_SQL.value
+        message = "no compiled SQL in the manifest: run `dbt compile` (or `dbt build`) first"
+        result = NodeLineage(node.unique_id)
+        result.diagnostics.append(
+            NodeDiagnostic(node.unique_id, node.original_file_path, reason, message)
+        )
+        for name, data_type in own_columns.items():
+            result.columns[name] = ColumnLineage(name, data_type, [], reason)
+        return result
+    upstream_ids = [p for p in node.depends_on.nodes if p in relations]
+    if own is not None and own.complete:
+        upstream_ids.append(node.unique_id)  # incremental models read `{{ this }}`
+    schema: dict[str, dict[str, str]] = {}
+    partial_names: set[str] = set()
+    identity: list[t.Any] = []
+    for upstream_id in sorted(set(upstream_ids)):
+        columns = known.get(upstream_id) if upstream_id != node.unique_id else own_columns
+        name = schema_name(relations[upstream_id])
+        identity.append([upstream_id, name, columns, upstream_id in partial])
+        if columns:
+            schema[name] = columns
+            if upstream_id in partial:
+                partial_names.add(name)
+    key = cache_key(node.unique_id, dialect, node.compiled_code, [identity, own_columns])
+    cached = cache.get(key) if cache is not None else None
+    if cached is not None:
+        return cached
+    inputs = NodeInputs(dialect, schema, frozenset(partial_names), index, own_columns)
+    result = resolve_node(node, inputs)
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def _root_node(node: ManifestNode, own: DeclaredColumns | None) -> NodeLineage:
+    """A source or seed: its columns have no upstream inside the project."""
+    result = NodeLineage(node.unique_id)
+    for name, data_type in (own.columns if own is not None else {}).items():
+        result.columns[name] = ColumnLineage(name, data_type)
+    return result
+
+
+def _add_inferred_source_columns(results: dict[str, NodeLineage], roots: set[str]) -> None:
+    """Give sources and seeds the columns their readers use, when nothing declared them."""
+    for result in list(results.values()):
+        for node_id, columns in result.inferred.items():
+            target = results.get(node_id)
+            if target is None or node_id not in roots:
+                continue
+            folded = {existing.casefold() for existing in target.columns}
+            for name, data_type in columns.items():
+                if name.casefold() not in folded:
+                    folded.add(name.casefold())
+                    target.columns[name] = ColumnLineage(name, data_type)

@@ -1,0 +1,172 @@
+"""Resolve one model's or snapshot's compiled SQL to column lineage over dbt node ids."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, SqlglotError
+
+from dbt_lineage.artifacts.manifest import ManifestNode
+from dbt_lineage.errors import SqlError
+from dbt_lineage.sql.column_lineage import QueryLineage, column_lineage
+from dbt_lineage.sql.node_lineage import (
+    ColumnLineage,
+    DirectEdge,
+    IndirectEdge,
+    NodeDiagnostic,
+    NodeLineage,
+)
+from dbt_lineage.sql.relations import EPHEMERAL_PREFIX, RelationIndex
+from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind, UnresolvedReason
+
+SNAPSHOT_COLUMNS = (
+    "dbt_scd_id",
+    "dbt_updated_at",
+    "dbt_valid_from",
+    "dbt_valid_to",
+    "dbt_is_deleted",
+)
+"""Columns dbt adds to every snapshot; they have no upstream column."""
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeInputs:
+    """What resolving one node needs to know about the project around it."""
+
+    dialect: str
+    schema: dict[str, dict[str, str]]
+    """Upstream relation name (as the SQL writes it) -> {column: type}."""
+    partial: frozenset[str]
+    """Names in ``schema`` whose columns came from YAML and may be incomplete."""
+    index: RelationIndex
+    declared: dict[str, str]
+    """The node's own declared columns (catalog or YAML), for types and as a fallback."""
+
+
+def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
+    """Resolve every output column of ``node``; failures become diagnostics, not exceptions."""
+    result = NodeLineage(node.unique_id)
+    path = node.original_file_path
+    try:
+        expression = _parse(node.compiled_code or "", inputs.dialect, node)
+        lineage = _lineage(expression, inputs)
+    except SqlError as error:
+        reason = UnresolvedReason.PARSE_ERROR.value
+        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, error.message))
+        for name, data_type in inputs.declared.items():
+            result.columns[name] = ColumnLineage(name, data_type, [], reason)
+        return result
+    _map_columns(node, lineage, inputs, result)
+    _map_indirect(node, lineage, inputs, result)
+    _map_inferred(lineage, inputs, result)
+    _add_diagnostics(node, lineage, result)
+    return result
+
+
+def _parse(sql: str, dialect: str, node: ManifestNode) -> exp.Expression:
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
+    except (ParseError, SqlglotError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else "parse error"
+        raise SqlError(f"SQL does not parse: {first}", node_id=node.unique_id) from error
+    if not statements:
+        raise SqlError("compiled SQL is empty", node_id=node.unique_id)
+    expression = statements[-1]
+    with_ = expression.args.get("with")
+    if with_ is not None:
+        kept = [
+            cte for cte in with_.expressions if not cte.alias_or_name.startswith(EPHEMERAL_PREFIX)
+        ]
+        if len(kept) != len(with_.expressions):
+            if kept:
+                with_.set("expressions", kept)
+            else:
+                expression.set("with", None)
+    return expression
+
+
+def _lineage(expression: exp.Expression, inputs: NodeInputs) -> QueryLineage:
+    lineage = column_lineage(expression.copy(), dialect=inputs.dialect, schema=inputs.schema)
+    unknown = any(
+        r.startswith(UnresolvedReason.UNKNOWN_COLUMN.value) for r in lineage.unresolved.values()
+    )
+    if unknown and inputs.partial:
+        # YAML columns are often only the documented ones: infer those tables from the SQL.
+        schema = {name: cols for name, cols in inputs.schema.items() if name not in inputs.partial}
+        retry = column_lineage(expression, dialect=inputs.dialect, schema=schema)
+        if len(retry.unresolved) < len(lineage.unresolved):
+            return retry
+    return lineage
+
+
+def _map_columns(
+    node: ManifestNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
+) -> None:
+    declared_types = {name.casefold(): data_type for name, data_type in inputs.declared.items()}
+    for name, upstreams in lineage.columns.items():
+        reason = lineage.unresolved.get(name, "")
+        edges: dict[ColumnRef, DirectEdge] = {}
+        for upstream in upstreams:
+            node_id = inputs.index.lookup(upstream.table_parts or (upstream.table,))
+            if node_id is None:
+                reason = reason or f"{UnresolvedReason.UNKNOWN_TABLE.value}: {upstream.table}"
+                continue
+            if node_id == node.unique_id:
+                continue
+            ref = ColumnRef(node_id, upstream.column)
+            kind = DirectKind(upstream.kind)
+            previous = edges.get(ref)
+            if previous is None or kind.rank > previous.kind.rank:
+                edges[ref] = DirectEdge(ref, kind, upstream.expression)
+        data_type = declared_types.get(name.casefold()) or lineage.output_types.get(name, "")
+        result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
+    if node.resource_type == "snapshot":
+        for name, data_type in inputs.declared.items():
+            if name.casefold() in SNAPSHOT_COLUMNS and name not in result.columns:
+                result.columns[name] = ColumnLineage(name, data_type)
+    if not lineage.columns and lineage.unresolved:
+        reason = next(iter(lineage.unresolved.values()))
+        for name, data_type in inputs.declared.items():
+            result.columns.setdefault(name, ColumnLineage(name, data_type, [], reason))
+
+
+def _map_indirect(
+    node: ManifestNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
+) -> None:
+    seen: set[tuple[ColumnRef, IndirectKind]] = set()
+    for upstream in lineage.indirect:
+        node_id = inputs.index.lookup(upstream.table_parts or (upstream.table,))
+        if node_id is None or node_id == node.unique_id:
+            continue
+        ref = ColumnRef(node_id, upstream.column)
+        kind = IndirectKind(upstream.kind)
+        if (ref, kind) not in seen:
+            seen.add((ref, kind))
+            result.indirect.append(IndirectEdge(ref, kind, upstream.expression))
+
+
+def _map_inferred(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage) -> None:
+    for parts, columns in lineage.inferred_schema.items():
+        node_id = inputs.index.lookup(parts)
+        if node_id is not None and node_id != result.node_id:
+            result.inferred.setdefault(node_id, {}).update(columns)
+
+
+def _add_diagnostics(node: ManifestNode, lineage: QueryLineage, result: NodeLineage) -> None:
+    by_reason: dict[str, list[str]] = {}
+    for column in result.columns.values():
+        if column.reason:
+            by_reason.setdefault(column.reason, []).append(column.name)
+    if "*" in lineage.unresolved and "*" not in result.columns:
+        by_reason.setdefault(lineage.unresolved["*"], []).append("*")
+    for reason, columns in by_reason.items():
+        code = reason.split(":", 1)[0]
+        shown = ", ".join(columns[:5]) + (
+            f" and {len(columns) - 5} more" if len(columns) > 5 else ""
+        )
+        message = f"{len(columns)} column(s) unresolved ({reason}): {shown}"
+        result.diagnostics.append(
+            NodeDiagnostic(node.unique_id, node.original_file_path, code, message, tuple(columns))
+        )
