@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set up dbt-lineage in .venv and run it on dbt_project_template/ (DuckDB, no server).
+#   ./quickstart.sh                 install, build the template with dbt, build its lineage
+#   ./quickstart.sh --install-only  install only (what .ci/run uses)
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+[ "${1:-}" = "--install-only" ] && exit 0
+
+cd dbt_project_template
+export DBT_SEND_ANONYMOUS_USAGE_STATS=false
+if [ -f packages.yml ]; then ../.venv/bin/dbt deps --profiles-dir . --quiet; fi
+../.venv/bin/dbt build --profiles-dir . --quiet
+../.venv/bin/dbt docs generate --profiles-dir . --quiet
+../.venv/bin/dbt-lineage build --project-dir .
+echo
+echo "What changes if stg_payments.amount changes:"
+../.venv/bin/dbt-lineage impact --project-dir . stg_payments.amount
