@@ -1,0 +1,8 @@
+{# The source table: written by on-run-start, outside dbt's DAG, as a loader would. #}
+{% macro create_raw_payments() %}
+  {% if execute %}
+    {% do run_query("create schema if not exists " ~ target.schema) %}
+    {% do run_query("create table if not exists " ~ target.schema ~ ".raw_payments as select 10 as order_id, 25.00 as paid union all select 12, 99.90") %}
+    {% do adapter.commit() if target.type == 'postgres' %}
+  {% endif %}
+{% endmacro %}

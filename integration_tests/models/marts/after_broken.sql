@@ -1,0 +1,2 @@
+{{ config(enabled=var('include_broken')) }}
+select * from {{ ref('broken') }}

@@ -1,0 +1,1 @@
+select customer_id, name, country from {{ ref('raw_customers') }}

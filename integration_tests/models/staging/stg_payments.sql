@@ -1,0 +1,1 @@
+select order_id, paid from {{ source('loader', 'raw_payments') }}

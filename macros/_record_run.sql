@@ -1,0 +1,83 @@
+{#- Private: the body of record_run, the same for every supported adapter. -#}
+{% macro _record_run(results) %}
+  {% set config = dbt_lineage.lineage_config() %}
+  {% set dialect = dbt_lineage.lineage_dialect() %}
+  {% set node_results = dbt_lineage._node_results(results) %}
+  {% set invocation = dbt_lineage._invocation_row(node_results, config) %}
+  {% set node_rows = [] %}
+  {% set input_rows = [] %}
+  {% for result in node_results %}
+    {% do node_rows.append(dbt_lineage._node_run_row(result, config)) %}
+    {% do input_rows.extend(dbt_lineage._run_input_rows(result)) %}
+  {% endfor %}
+  {% set rows = {'lineage_invocations': [invocation], 'lineage_node_runs': node_rows,
+                 'lineage_run_inputs': input_rows} %}
+
+  {% set steps = dbt_lineage._schema_steps(config, dialect) %}
+  {% set relations = dbt_lineage._lineage_relations(config) %}
+  {% for table, columns in dbt_lineage._lineage_tables().items() %}
+    {% do steps.append({'table': table, 'sql': dbt_lineage._delete_invocation_sql(relations[table], invocation_id, dialect)}) %}
+  {% endfor %}
+  {% for table, columns in dbt_lineage._lineage_tables().items() %}
+    {% for sql in dbt_lineage._insert_statements(relations[table], columns, rows[table], dialect,
+                                                  config.max_statement_bytes, config.max_rows_per_insert) %}
+      {% do steps.append({'table': table, 'sql': sql}) %}
+    {% endfor %}
+  {% endfor %}
+  {% if input_rows %}
+    {% do steps.append({'table': 'lineage_run_inputs', 'sql': dbt_lineage._resolve_inputs_sql(
+        relations.lineage_run_inputs, relations.lineage_node_runs, invocation_id,
+        invocation.started_at, dialect)}) %}
+  {% endif %}
+
+  {% set error = dbt_lineage._run_steps(steps, dialect) %}
+  {% if error %}
+    {% if dialect.transaction %}{% do run_query('rollback') %}{% endif %}
+    {% set where = config.schema ~ '.' ~ error %}
+    {% if config.fail_on_error %}
+      {{ exceptions.raise_compiler_error("dbt_lineage could not record invocation " ~ invocation_id
+          ~ " in " ~ where ~ " (dbt_lineage_fail_on_error is true, so the run fails).") }}
+    {% endif %}
+    {% do exceptions.warn("dbt_lineage could not record invocation " ~ invocation_id ~ " in "
+        ~ where ~ ". The run itself is unaffected; grant the role write access to schema "
+        ~ config.schema ~ ", or set dbt_lineage_fail_on_error: true to fail the run instead.") %}
+  {% else %}
+    {% if dialect.transaction %}{% do adapter.commit() %}{% endif %}
+    {% do log('dbt_lineage: recorded invocation ' ~ invocation_id ~ ' (' ~ node_rows | length
+        ~ ' node runs, ' ~ input_rows | length ~ ' inputs) in ' ~ config.schema, info=true) %}
+  {% endif %}
+  {{ return('') }}
+{% endmacro %}
+
+{% macro _lineage_relations(config) %}
+  {% set relations = {} %}
+  {% for table in dbt_lineage._lineage_tables() %}
+    {% do relations.update({table: api.Relation.create(database=config.database, schema=config.schema, identifier=table)}) %}
+  {% endfor %}
+  {{ return(relations) }}
+{% endmacro %}
+
+{#
+  The DDL that brings the tables to the expected columns: create the schema and tables
+  that are missing, add the columns that are missing (append-only evolution).
+#}
+{% macro _schema_steps(config, dialect) %}
+  {% set steps = [] %}
+  {% set relations = dbt_lineage._lineage_relations(config) %}
+  {% set any_table = {'found': false} %}
+  {% for table, columns in dbt_lineage._lineage_tables().items() %}
+    {% set existing = adapter.get_columns_in_relation(relations[table]) | map(attribute='name') | map('lower') | list %}
+    {% if existing %}
+      {% do any_table.update({'found': true}) %}
+      {% for column in columns if column[0] not in existing %}
+        {% do steps.append({'table': table, 'sql': dbt_lineage._add_column_sql(relations[table], column, dialect)}) %}
+      {% endfor %}
+    {% else %}
+      {% do steps.append({'table': table, 'sql': dbt_lineage._create_table_sql(relations[table], columns, dialect)}) %}
+    {% endif %}
+  {% endfor %}
+  {% if not any_table.found and not adapter.check_schema_exists(config.database, config.schema) %}
+    {% do steps.insert(0, {'table': 'schema ' ~ config.schema, 'sql': dbt_lineage._create_schema_sql(config.database, config.schema, dialect)}) %}
+  {% endif %}
+  {{ return(steps) }}
+{% endmacro %}

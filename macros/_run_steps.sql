@@ -1,0 +1,60 @@
+{#-
+  Private: run the hook's statements so that a failure comes back as a message instead of
+  aborting the user's run, where the warehouse lets SQL catch its own errors
+  (docs/decisions/0002-hook-failure-handling.md). Each step is {'table': ..., 'sql': ...}.
+  Returns none on success, or '<table>: <cause>' for the first step that failed; the steps
+  after it are not run.
+-#}
+{% macro _run_steps(steps, dialect) %}
+  {% if dialect.guard == 'duckdb_readonly_check' %}
+    {% set readonly = run_query("select readonly from duckdb_databases() where database_name = current_database()") %}
+    {% if readonly.rows and readonly.rows[0][0] %}
+      {{ return((steps[0].table if steps else 'lineage tables') ~ ': the DuckDB database is attached read-only') }}
+    {% endif %}
+  {% endif %}
+  {% for step in steps %}
+    {% set error = dbt_lineage._run_guarded(step.sql, dialect) %}
+    {% if error %}
+      {{ return(step.table ~ ': ' ~ error) }}
+    {% endif %}
+  {% endfor %}
+  {{ return(none) }}
+{% endmacro %}
+
+{# One statement wrapped in the dialect's error handler; returns the error text or none. #}
+{% macro _run_guarded(sql, dialect) %}
+  {% set wrapped = dbt_lineage._guarded_sql(sql, dialect) %}
+  {% if wrapped == sql %}
+    {% do run_query(sql) %}
+    {{ return(none) }}
+  {% endif %}
+  {% set table = run_query(wrapped) %}
+  {% set error = table.rows[0][0] if table and table.rows else none %}
+  {{ return(error or none) }}
+{% endmacro %}
+
+{#
+  The statement as the guard runs it. postgres: a DO block whose handler keeps SQLERRM in a
+  session setting, read back by the same round trip (the block rolls back to its own
+  savepoint, so the surrounding transaction stays usable). snowflake: an anonymous
+  Snowflake Scripting block returning SQLERRM. bigquery: a script with an EXCEPTION clause
+  selecting @@error.message. Others: the statement itself (a failure raises).
+#}
+{% macro _guarded_sql(sql, dialect) %}
+  {% if dialect.guard == 'plpgsql_do' %}
+    {% set tag = {'value': '$dbt_lineage$'} %}
+    {% for i in range(1000) if tag.value in sql %}
+      {% do tag.update({'value': '$dbt_lineage_' ~ i ~ '$'}) %}
+    {% endfor %}
+    {{ return('do ' ~ tag.value ~ '\nbegin\n  perform set_config(\'dbt_lineage.error\', \'\', false);\n  '
+      ~ sql ~ ';\nexception when others then\n  perform set_config(\'dbt_lineage.error\', sqlerrm, false);\nend\n'
+      ~ tag.value ~ ';\nselect current_setting(\'dbt_lineage.error\', true) as error') }}
+  {% elif dialect.guard == 'snowflake_block' %}
+    {% set block = 'begin\n  ' ~ sql ~ ';\n  return \'\';\nexception\n  when other then\n    return sqlerrm;\nend;' %}
+    {{ return('execute immediate ' ~ dbt_lineage._quote(block, dialect)) }}
+  {% elif dialect.guard == 'bigquery_script' %}
+    {{ return('begin\n  ' ~ sql ~ ';\n  select \'\' as error;\nexception when error then\n  select @@error.message as error;\nend') }}
+  {% else %}
+    {{ return(sql) }}
+  {% endif %}
+{% endmacro %}

@@ -1,0 +1,43 @@
+{#-
+  lineage_config(): the package settings, read from vars with their defaults.
+
+  Every setting is a var named dbt_lineage_*; the adapter-specific defaults (statement
+  size limits) live in the adapter implementations below.
+-#}
+{% macro lineage_config() %}
+  {{ return(adapter.dispatch('lineage_config', 'dbt_lineage')()) }}
+{% endmacro %}
+
+{% macro _lineage_config(max_statement_bytes) %}
+  {% set targets = var('dbt_lineage_targets', []) %}
+  {% if targets is string %}{% set targets = [targets] %}{% endif %}
+  {{ return({
+      'schema': var('dbt_lineage_schema', target.schema ~ '_lineage'),
+      'database': var('dbt_lineage_database', target.database),
+      'enabled': var('dbt_lineage_enabled', true) in [true, 'true', 'True', 1, '1'],
+      'targets': targets,
+      'max_statement_bytes': var('dbt_lineage_max_statement_bytes', max_statement_bytes) | int,
+      'max_rows_per_insert': var('dbt_lineage_max_rows_per_insert', 5000) | int,
+      'max_message_chars': var('dbt_lineage_max_message_chars', 4000) | int,
+      'fail_on_error': var('dbt_lineage_fail_on_error', false) in [true, 'true', 'True', 1, '1'],
+      'stamp_column': var('dbt_lineage_stamp_column', 'dbt_lineage_invocation_id'),
+  }) }}
+{% endmacro %}
+
+{% macro default__lineage_config() %}
+  {{ exceptions.raise_compiler_error(
+      "adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: supported adapters are "
+      ~ "duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. "
+      ~ "Remove the dbt_lineage hook for this target, or list the targets to record in the "
+      ~ "var dbt_lineage_targets.") }}
+{% endmacro %}
+
+{# Under 1 MB (the limit Snowflake recommends per statement). #}
+{% macro duckdb__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{% macro postgres__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{% macro snowflake__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{% macro databricks__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{% macro spark__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{% macro redshift__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{# BigQuery rejects an unresolved GoogleSQL query longer than 1 MB: keep a margin. #}
+{% macro bigquery__lineage_config() %}{{ return(dbt_lineage._lineage_config(900000)) }}{% endmacro %}

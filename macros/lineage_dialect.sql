@@ -1,0 +1,98 @@
+{#-
+  lineage_dialect(): how the current adapter spells the lineage tables' SQL, as data.
+
+  The generic builders in _sql.sql read this dict, so each adapter is a dozen lines of
+  facts instead of its own insert macros:
+    name          the adapter, also the prefix of its escape_string implementation
+    types         logical column type -> the warehouse type
+    cast          logical type -> template wrapping a literal ("{}") into that type
+    insert_style  values: INSERT ... VALUES (...), (...)
+                  select_values: INSERT ... SELECT <casts> FROM VALUES (...) (Snowflake
+                  allows no function call inside VALUES)
+    update_style  update_from | merge (Databricks/Spark)
+    guard         how a write is run so that its failure can be reported, not raised
+                  (docs/decisions/0002-hook-failure-handling.md)
+    transaction   whether the writes share one transaction (begin ... commit)
+-#}
+{% macro lineage_dialect() %}
+  {{ return(adapter.dispatch('lineage_dialect', 'dbt_lineage')()) }}
+{% endmacro %}
+
+{% macro default__lineage_dialect() %}
+  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: the package writes to duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the hook for this target or restrict it with the var dbt_lineage_targets.") }}
+{% endmacro %}
+
+{% macro _cast_templates(types, json_template) %}
+  {% set cast = {} %}
+  {% for kind, sql_type in types.items() %}
+    {% if kind == 'json' %}
+      {% do cast.update({kind: json_template}) %}
+    {% elif kind in ('id', 'text') %}
+      {% do cast.update({kind: '{}'}) %}
+    {% else %}
+      {% do cast.update({kind: 'cast({} as ' ~ sql_type ~ ')'}) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(cast) }}
+{% endmacro %}
+
+{% macro duckdb__lineage_dialect() %}
+  {% set types = {'id': 'varchar', 'text': 'varchar', 'bigint': 'bigint', 'double': 'double',
+                  'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'json'} %}
+  {{ return({'name': 'duckdb', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, 'cast({} as json)'),
+             'insert_style': 'values', 'update_style': 'update_from',
+             'guard': 'duckdb_readonly_check', 'transaction': true}) }}
+{% endmacro %}
+
+{% macro postgres__lineage_dialect() %}
+  {% set types = {'id': 'text', 'text': 'text', 'bigint': 'bigint', 'double': 'double precision',
+                  'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'jsonb'} %}
+  {{ return({'name': 'postgres', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, 'cast({} as jsonb)'),
+             'insert_style': 'values', 'update_style': 'update_from',
+             'guard': 'plpgsql_do', 'transaction': true}) }}
+{% endmacro %}
+
+{% macro redshift__lineage_dialect() %}
+  {% set types = {'id': 'varchar(1024)', 'text': 'varchar(65535)', 'bigint': 'bigint',
+                  'double': 'double precision', 'boolean': 'boolean', 'timestamp': 'timestamp',
+                  'json': 'super'} %}
+  {{ return({'name': 'redshift', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, 'json_parse({})'),
+             'insert_style': 'values', 'update_style': 'update_from',
+             'guard': 'none', 'transaction': true}) }}
+{% endmacro %}
+
+{% macro snowflake__lineage_dialect() %}
+  {% set types = {'id': 'varchar', 'text': 'varchar', 'bigint': 'number(38,0)', 'double': 'float',
+                  'boolean': 'boolean', 'timestamp': 'timestamp_ntz', 'json': 'variant'} %}
+  {{ return({'name': 'snowflake', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, 'parse_json({})'),
+             'insert_style': 'select_values', 'update_style': 'update_from',
+             'guard': 'snowflake_block', 'transaction': true}) }}
+{% endmacro %}
+
+{% macro bigquery__lineage_dialect() %}
+  {% set types = {'id': 'string', 'text': 'string', 'bigint': 'int64', 'double': 'float64',
+                  'boolean': 'bool', 'timestamp': 'timestamp', 'json': 'json'} %}
+  {{ return({'name': 'bigquery', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, 'safe.parse_json({})'),
+             'insert_style': 'values', 'update_style': 'update_from',
+             'guard': 'bigquery_script', 'transaction': false}) }}
+{% endmacro %}
+
+{% macro spark__lineage_dialect() %}
+  {% set types = {'id': 'string', 'text': 'string', 'bigint': 'bigint', 'double': 'double',
+                  'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'string'} %}
+  {{ return({'name': 'spark', 'types': types,
+             'cast': dbt_lineage._cast_templates(types, '{}'),
+             'insert_style': 'values', 'update_style': 'merge',
+             'guard': 'none', 'transaction': false}) }}
+{% endmacro %}
+
+{% macro databricks__lineage_dialect() %}
+  {% set dialect = dbt_lineage.spark__lineage_dialect() %}
+  {% do dialect.update({'name': 'databricks'}) %}
+  {{ return(dialect) }}
+{% endmacro %}

@@ -1,0 +1,89 @@
+{#-
+  lineage_run_provenance(relation_or_unique_id, invocation_id=none): the recursive SQL
+  that answers "which run built this relation, and from which runs of its inputs", back to
+  sources. Starts from the latest successful run of the node (or, given invocation_id, e.g.
+  a row's stamp, the run of that invocation) and follows lineage_run_inputs through
+  input_invocation_id. Returns the query and logs it, so that
+
+      dbt run-operation dbt_lineage.lineage_run_provenance --args '{relation_or_unique_id: model.shop.orders}'
+
+  prints a query to paste into any SQL client. One row per (node run, input); depth 0 is
+  the run asked about.
+-#}
+{% macro lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
+  {% set sql = adapter.dispatch('lineage_run_provenance', 'dbt_lineage')(relation_or_unique_id, invocation_id) %}
+  {% do log(sql, info=true) %}
+  {{ return(sql) }}
+{% endmacro %}
+
+{% macro default__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
+  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: lineage_run_provenance is written for duckdb, postgres, snowflake, bigquery, databricks, spark and redshift.") }}
+{% endmacro %}
+
+{% macro _provenance_for_current_adapter(relation_or_unique_id, invocation_id) %}
+  {% set relations = dbt_lineage._lineage_relations(dbt_lineage.lineage_config()) %}
+  {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations)) }}
+{% endmacro %}
+
+{% macro duckdb__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro postgres__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro redshift__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro snowflake__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro bigquery__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro spark__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+{% macro databricks__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
+
+{#
+  The query itself. `relations` maps the three table names to rendered relations.
+  BigQuery takes no column list on a recursive CTE; the others are given one (Redshift
+  requires it).
+#}
+{% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations) %}
+  {% set wanted = dbt_lineage._quote(relation_or_unique_id | string | lower, dialect) %}
+  {% set columns = '' if dialect.name == 'bigquery' else ' (depth, unique_id, invocation_id)' %}
+  {% set sql %}
+with recursive start_run as (
+    select unique_id, invocation_id
+    from {{ relations.lineage_node_runs }}
+    where (lower(unique_id) = {{ wanted }}
+           or lower(replace(replace(relation_name, '"', ''), '`', '')) = {{ wanted }})
+      {% if invocation_id -%}
+      and invocation_id = {{ dbt_lineage._quote(invocation_id, dialect) }}
+      {%- else -%}
+      and status = 'success'
+      {%- endif %}
+    order by execute_completed_at desc
+    limit 1
+),
+provenance{{ columns }} as (
+    select 0 as depth, unique_id, invocation_id from start_run
+    union all
+    select parent.depth + 1, edge.input_unique_id, edge.input_invocation_id
+    from provenance as parent
+    join {{ relations.lineage_run_inputs }} as edge
+      on edge.invocation_id = parent.invocation_id and edge.unique_id = parent.unique_id
+    where edge.input_invocation_id is not null and parent.depth < 100
+)
+select distinct
+    provenance.depth,
+    provenance.unique_id,
+    node_run.relation_name,
+    provenance.invocation_id,
+    node_run.status,
+    node_run.execute_completed_at,
+    invocation.command,
+    invocation.git_sha,
+    edge.input_unique_id,
+    edge.input_relation_name,
+    edge.input_invocation_id
+from provenance
+left join {{ relations.lineage_node_runs }} as node_run
+  on node_run.invocation_id = provenance.invocation_id and node_run.unique_id = provenance.unique_id
+left join {{ relations.lineage_invocations }} as invocation
+  on invocation.invocation_id = provenance.invocation_id
+left join {{ relations.lineage_run_inputs }} as edge
+  on edge.invocation_id = provenance.invocation_id and edge.unique_id = provenance.unique_id
+order by provenance.depth, provenance.unique_id, edge.input_unique_id
+  {%- endset %}
+  {{ return(sql | trim) }}
+{% endmacro %}

@@ -1,0 +1,38 @@
+{#-
+  record_run(results): the on-run-end hook. Records this invocation, one row per node
+  run and one row per (node run, upstream) edge in the lineage tables, creating or
+  migrating the tables first. Add to dbt_project.yml:
+
+      on-run-end: ["{{ dbt_lineage.record_run(results) }}"]
+
+  Returns an empty string: all writes happen while the hook renders, so that a failure
+  can be reported as a warning (docs/decisions/0002-hook-failure-handling.md).
+-#}
+{% macro record_run(results) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% set gate = dbt_lineage._lineage_config(0) %}
+  {% if not gate.enabled %}
+    {% do log('dbt_lineage: recording is disabled (var dbt_lineage_enabled)', info=true) %}
+    {{ return('') }}
+  {% endif %}
+  {% if gate.targets and target.name not in gate.targets %}
+    {% do log('dbt_lineage: target ' ~ target.name ~ ' is not in dbt_lineage_targets; nothing recorded', info=true) %}
+    {{ return('') }}
+  {% endif %}
+  {{ return(adapter.dispatch('record_run', 'dbt_lineage')(results)) }}
+{% endmacro %}
+
+{% macro default__record_run(results) %}
+  {{ exceptions.raise_compiler_error(
+      "adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: record_run writes to "
+      ~ "duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the "
+      ~ "hook, or restrict it to supported targets with the var dbt_lineage_targets.") }}
+{% endmacro %}
+
+{% macro duckdb__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro postgres__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro redshift__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro snowflake__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro bigquery__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro spark__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro databricks__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
