@@ -1,0 +1,244 @@
+"""Column-level lineage of one SQL query: the public single-query API.
+
+Parse once, qualify once (sqlglot's ``qualify`` with the caller's schema, stars expanded),
+build scopes once, then resolve every output column in one memoised pass over the scopes
+(:mod:`dbt_lineage.sql.scope_walk`). What cannot be resolved is reported in
+``QueryLineage.unresolved`` with a reason; only SQL that does not parse raises.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing as t
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, SqlglotError, TokenError
+from sqlglot.optimizer.qualify import qualify
+from sqlglot.optimizer.qualify_columns import qualify_columns
+from sqlglot.optimizer.scope import Scope, build_scope
+
+from dbt_lineage.errors import SqlError
+from dbt_lineage.sql import prequalify
+from dbt_lineage.sql.edges import Edges, dotted
+from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
+from dbt_lineage.sql.scope_walk import Walker
+from dbt_lineage.types import DirectKind, UnresolvedReason
+
+_DIRECT_KINDS = (DirectKind.IDENTITY.value, DirectKind.TRANSFORM.value, DirectKind.AGGREGATE.value)
+
+# What sqlglot's qualify may raise on SQL it parsed but cannot qualify. Its own errors, and
+# the plain ones its internals raise on constructs they do not expect.
+_QUALIFY_ERRORS = (SqlglotError, AttributeError, KeyError, IndexError, TypeError, ValueError)
+
+
+@dataclasses.dataclass(frozen=True)
+class Upstream:
+    """One upstream column of an output column (direct) or of the query's rows (indirect).
+
+    Attributes:
+        table: the source table as a dotted, normalised name (``shop.main.orders``).
+        column: the normalised column name.
+        kind: a ``DirectKind`` value for direct edges, an ``IndirectKind`` value otherwise.
+        expression: SQL text of the expression or clause that produced the edge.
+        table_parts: the table's normalised name parts (catalog, db, name) as far as known.
+    """
+
+    table: str
+    column: str
+    kind: str
+    expression: str = ""
+    table_parts: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class QueryLineage:
+    """The column lineage of one query.
+
+    Attributes:
+        columns: every output column, in output order, to its direct upstreams.
+        indirect: upstreams that decide which rows appear, one per (table, column, kind).
+        unresolved: output column to reason (an ``UnresolvedReason`` value, ``: detail``
+            allowed) for each column whose lineage is incomplete; ``*`` when a star could
+            not be expanded.
+        inferred_schema: columns inferred for tables absent from the schema.
+        output_types: output column to type when known, else ``""``.
+    """
+
+    columns: dict[str, list[Upstream]]
+    indirect: list[Upstream]
+    unresolved: dict[str, str]
+    inferred_schema: dict[tuple[str, ...], dict[str, str]]
+    output_types: dict[str, str]
+
+
+def column_lineage(
+    sql: str | exp.Expr, *, dialect: str, schema: t.Mapping[str, t.Any] | None = None
+) -> QueryLineage:
+    """Resolve every output column of ``sql`` to the base-table columns it comes from.
+
+    Args:
+        sql: one SQL query, or an already parsed sqlglot expression (not modified).
+        dialect: the sqlglot dialect name (``duckdb``, ``postgres``, ``snowflake``...).
+        schema: ``{"[db.][schema.]table": {column: type}}`` with names as written in the
+            SQL, any mix of depths; or a nested ``{catalog: {db: {table: {column: type}}}}``.
+
+    Returns:
+        The lineage: direct upstreams per output column with kinds, indirect upstreams
+        with subtypes, unresolved columns with reasons, inferred columns of unknown tables.
+
+    Raises:
+        SqlError: when the SQL does not parse.
+
+    >>> lineage = column_lineage(
+    ...     "select o.id, sum(o.amount) as total from orders o where o.status = 'paid' "
+    ...     "group by o.id", dialect="duckdb",
+    ...     schema={"orders": {"id": "int", "amount": "double", "status": "varchar"}})
+    >>> [(u.table, u.column, u.kind) for u in lineage.columns["total"]]
+    [('orders', 'amount', 'aggregate')]
+    >>> sorted((u.column, u.kind) for u in lineage.indirect)
+    [('id', 'group_by'), ('status', 'filter')]
+    """
+    index = schema_index(schema, dialect)
+    expression = _fresh(sql, dialect)
+    problem = ""
+    try:
+        qualified = _qualify(expression, index, dialect, infer=False)
+    except _QUALIFY_ERRORS as error:
+        try:
+            qualified = _qualify(_fresh(sql, dialect), index, dialect, infer=True)
+        except _QUALIFY_ERRORS:
+            return _unsupported(_fresh(sql, dialect), f"cannot qualify: {_one_line(error)}")
+    try:
+        root = build_scope(qualified)
+    except _QUALIFY_ERRORS as error:
+        root, problem = None, _one_line(error)
+    if root is None or not isinstance(root.expression, exp.Query):
+        return _unsupported(qualified, problem or f"not a query: {qualified.key}")
+    return _assemble(Walker(root, index), root, dialect)
+
+
+def _fresh(sql: str | exp.Expr, dialect: str) -> exp.Expr:
+    if isinstance(sql, exp.Expr):
+        return sql.copy()
+    try:
+        statements = [stmt for stmt in sqlglot.parse(sql, dialect=dialect) if stmt is not None]
+    except (ParseError, TokenError) as error:
+        raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
+    if not statements:
+        raise SqlError("SQL does not parse: no statement found")
+    return statements[-1]
+
+
+def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool) -> exp.Expr:
+    expression = qualify(
+        expression,
+        dialect=dialect,
+        qualify_columns=False,
+        quote_identifiers=False,
+        validate_qualify_columns=False,
+        identify=False,
+    )
+    prequalify.mark_using_joins(expression)
+    entries = prequalify.known_tables(expression, index)
+    if infer:
+        prequalify.infer_columns(expression, entries)
+    return qualify_columns(
+        expression,
+        mapping_schema(entries, dialect),
+        expand_stars=True,
+        allow_partial_qualification=True,
+        dialect=dialect,
+    )
+
+
+def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
+    rendered: dict[int, str] = {}
+
+    def render(node: exp.Expr | None) -> str:
+        if node is None:
+            return ""
+        text = rendered.get(id(node))
+        if text is None:
+            text = rendered[id(node)] = node.sql(dialect=dialect)
+        return text
+
+    columns: dict[str, list[Upstream]] = {}
+    unresolved: dict[str, str] = {}
+    output_types: dict[str, str] = {}
+    everything = Edges()
+    for name in walker.output_names(root):
+        edges = walker.resolve_output(root, name)
+        columns[name] = [
+            Upstream(dotted(parts), column, _DIRECT_KINDS[rank], render(node), parts)
+            for (parts, column), (rank, node) in edges.direct.items()
+        ]
+        if edges.problems:
+            unresolved[name] = "; ".join(edges.problems)
+        output_types[name] = _output_type(walker, root, name, edges, dialect)
+        everything.merge_side(edges)
+    rows = walker.scope_rows(root)
+    everything.merge_side(rows)
+    for name in columns:
+        if rows.problems and name not in unresolved:
+            unresolved[name] = "; ".join(rows.problems)
+    star = _unexpanded_star(root)
+    if star:
+        unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
+    indirect = [
+        Upstream(dotted(parts), column, kind, render(node), parts)
+        for ((parts, column), kind), node in everything.indirect.items()
+    ]
+    inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
+    return QueryLineage(columns, indirect, unresolved, inferred, output_types)
+
+
+def _output_type(walker: Walker, root: Scope, name: str, edges: Edges, dialect: str) -> str:
+    if isinstance(root.expression, exp.Select):
+        for projection in root.expression.selects:
+            if projection.alias_or_name == name:
+                body = projection.unalias()
+                if isinstance(body, exp.Cast):
+                    return body.to.sql(dialect=dialect)
+                break
+    if len(edges.direct) == 1:
+        ((parts, column), (rank, _)) = next(iter(edges.direct.items()))
+        if rank == 0:
+            return walker.known.get(parts, {}).get(column, "")
+    return ""
+
+
+def _unexpanded_star(root: Scope) -> str:
+    expr = root.expression
+    while isinstance(expr, exp.SetOperation):
+        expr = expr.left
+    if not isinstance(expr, exp.Select):
+        return ""
+    for projection in expr.selects:
+        if isinstance(projection, exp.Star) or (
+            isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star)
+        ):
+            return f"{projection.sql()} over a source whose columns are unknown"
+    return ""
+
+
+def _unsupported(expression: exp.Expr, detail: str) -> QueryLineage:
+    reason = f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}"
+    names = [sel.alias_or_name for sel in expression.selects] if isinstance(
+        expression, exp.Query
+    ) else []
+    names = [name if name and name != "*" else "*" for name in names] or ["*"]
+    return QueryLineage(
+        columns={name: [] for name in names if name != "*"},
+        indirect=[],
+        unresolved=dict.fromkeys(names, reason),
+        inferred_schema={},
+        output_types={name: "" for name in names if name != "*"},
+    )
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+__all__ = ["QueryLineage", "Upstream", "column_lineage"]

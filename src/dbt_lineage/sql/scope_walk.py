@@ -1,0 +1,373 @@
+"""Resolve every output column of a qualified query in one memoised pass over its scopes.
+
+A column of a scope resolves to base-table columns by following its projection's column
+references into the sources they name (tables, CTEs, derived tables, table functions),
+composing kinds on the way; the clauses that decide a scope's rows (joins, filters, group
+by, distinct, sort with limit) resolve the same way into indirect edges. Every result is
+memoised per (scope, column), so a CTE used by many outputs is walked once.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope
+
+from dbt_lineage.sql import table_functions
+from dbt_lineage.sql.edges import (
+    DISTINCT,
+    FILTER,
+    GROUP_BY,
+    JOIN,
+    SORT,
+    WINDOW,
+    Edges,
+    Parts,
+    dotted,
+)
+from dbt_lineage.sql.expr_walk import DIRECT, TRANSFORM, expr_walk
+from dbt_lineage.sql.schema_index import Columns, SchemaIndex
+from dbt_lineage.types import UnresolvedReason
+
+USING_META = "dbt_lineage_using"
+
+_UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+
+
+class Walker:
+    """Memoised resolution over the scopes of one query.
+
+    Args:
+        root: the root scope of the qualified query.
+        index: the caller's schema.
+    """
+
+    def __init__(self, root: Scope, index: SchemaIndex) -> None:
+        self.root = root
+        self.index = index
+        self.scope_of: dict[int, Scope] = {id(s.expression): s for s in root.traverse()}
+        self.inferred: dict[Parts, dict[str, None]] = {}
+        self.known: dict[Parts, Columns] = {}
+        self._outputs: dict[tuple[int, str], Edges] = {}
+        self._scope_rows: dict[int, Edges] = {}
+        self._active: set[tuple[int, str]] = set()
+        self._tables: dict[int, tuple[Parts, Columns | None]] = {}
+
+    # -- outputs --------------------------------------------------------------------------
+
+    def output_names(self, scope: Scope) -> list[str]:
+        """The output column names of a scope, in order (set operations BY NAME merged)."""
+        expr = scope.expression
+        if isinstance(expr, exp.SetOperation) and expr.args.get("by_name"):
+            left, right = scope.set_operation_scopes
+            names = self.output_names(left)
+            return names + [name for name in self.output_names(right) if name not in names]
+        if isinstance(expr, exp.Query):
+            return [
+                select.alias_or_name for select in expr.selects if not _is_star(select)
+            ]
+        return []
+
+    def resolve_output(self, scope: Scope, name: str) -> Edges:
+        """The upstreams of output column ``name`` of ``scope`` (memoised)."""
+        key = (id(scope), name)
+        found = self._outputs.get(key)
+        if found is not None:
+            return found
+        if key in self._active:  # a recursive CTE reading itself adds nothing new
+            return Edges()
+        self._active.add(key)
+        expr = scope.expression
+        if isinstance(expr, exp.SetOperation):
+            edges = self._set_output(scope, name)
+        elif isinstance(expr, exp.Select):
+            edges = self._select_output(scope, name)
+        else:
+            edges = table_functions.udtf_column(self, scope, name)
+        self._active.discard(key)
+        self._outputs[key] = edges
+        return edges
+
+    def _set_output(self, scope: Scope, name: str) -> Edges:
+        expr = scope.expression
+        left, right = scope.set_operation_scopes
+        edges = Edges()
+        left_names = self.output_names(left)
+        if name in left_names:
+            edges.absorb(self.resolve_output(left, name), 0, None)
+        if isinstance(expr, exp.Except):
+            return edges  # the right side only removes rows: see scope_rows
+        if expr.args.get("by_name"):
+            right_name: str | None = name
+        else:
+            right_names = self.output_names(right)
+            position = left_names.index(name) if name in left_names else len(right_names)
+            right_name = right_names[position] if position < len(right_names) else None
+        if right_name is not None and right_name in self.output_names(right):
+            edges.absorb(self.resolve_output(right, right_name), 0, None)
+        return edges
+
+    def _select_output(self, scope: Scope, name: str) -> Edges:
+        selects = scope.expression.selects
+        for projection in selects:
+            if not _is_star(projection) and projection.alias_or_name == name:
+                return self._projection(scope, projection)
+        for projection in selects:
+            if not _is_star(projection):
+                continue
+            table = projection.table if isinstance(projection, exp.Column) else ""
+            source = scope.sources.get(table) if table else self._single_source(scope)
+            if source is not None:
+                return self.resolve_in_source(source, name, exp.column(name, table or None))
+        where = f"scope {scope.expression.alias_or_name or scope.scope_type.name.lower()}"
+        return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
+
+    def _projection(self, scope: Scope, projection: exp.Expr) -> Edges:
+        body = projection.unalias()
+        edges = Edges()
+        using_rank = self._using_rank(scope, projection, body)
+        if using_rank is not None:
+            for arg in [body.this, *body.expressions]:
+                edges.absorb(self.resolve_ref(scope, arg), using_rank, body)
+            return edges
+        for occurrence in expr_walk(body, self.scope_of):
+            node = occurrence.node
+            if isinstance(node, exp.Column):
+                found = self.resolve_ref(scope, node)
+            else:
+                found = self.subquery_value(node)
+            if occurrence.role == DIRECT:
+                edges.absorb(found, occurrence.rank, body)
+            else:
+                edges.absorb_as(found, WINDOW, body)
+        return edges
+
+    def _using_rank(self, scope: Scope, projection: exp.Expr, body: exp.Expr) -> int | None:
+        """Rank of a ``COALESCE(a.k, b.k) AS k`` that qualify wrote for a USING/NATURAL key.
+
+        An inner, left or right join key is a copy of either side (identity); a FULL join
+        key is a real COALESCE (transform).
+        """
+        using = scope.expression.meta.get(USING_META) if scope.expression.meta else None
+        if not using or not isinstance(body, exp.Coalesce):
+            return None
+        name = projection.alias_or_name
+        full = using.get(name, using.get("*"))
+        if full is None:
+            return None
+        args = [body.this, *body.expressions]
+        if all(isinstance(arg, exp.Column) and arg.name == name for arg in args):
+            return TRANSFORM if full else 0
+        return None
+
+    def subquery_value(self, query: exp.Expr) -> Edges:
+        """All outputs of a subquery, with the clauses that decide its rows as indirect."""
+        child = self.scope_of[id(query)]
+        edges = Edges()
+        for name in self.output_names(child):
+            edges.absorb(self.resolve_output(child, name), 0, None)
+        edges.merge_side(self.scope_rows(child))
+        return edges
+
+    # -- references -----------------------------------------------------------------------
+
+    def resolve_ref(self, scope: Scope, column: exp.Expr) -> Edges:
+        """Resolve one column reference met in ``scope``."""
+        if not isinstance(column, exp.Column):
+            return Edges()
+        table = column.table
+        name = column.name
+        if table:
+            source = _find_source(scope, table)
+            if source is not None:
+                return self.resolve_in_source(source, name, column)
+            pivoted = table_functions.find_pivot(scope, table)
+            if pivoted is not None:
+                return table_functions.pivot_column(self, pivoted[0], pivoted[1], name, column)
+            # `a.b` where `a` is no source: struct access on column `a` (sqlglot leaves
+            # these as columns when it does not know the schema).
+            db = column.text("db")
+            owner = _find_source(scope, db) if db else self._single_source(scope)
+            if owner is not None:
+                return self.resolve_in_source(owner, table, column).raised(TRANSFORM)
+            return Edges.problem(f"{_UNKNOWN}: {column.sql()} names no source in scope")
+        source = self._single_source(scope)
+        if source is not None:
+            return self.resolve_in_source(source, name, column)
+        unnest = table_functions.unnest_alias(scope, name)
+        if unnest is not None:
+            return table_functions.udtf_column(self, unnest, name)
+        return Edges.problem(f"{_UNKNOWN}: column {name} is ambiguous or unknown")
+
+    def resolve_in_source(
+        self, source: exp.Table | Scope, name: str, column: exp.Expr
+    ) -> Edges:
+        """Resolve column ``name`` of a source (a base table or a scope)."""
+        if isinstance(source, Scope):
+            if source.is_udtf:
+                return table_functions.udtf_column(self, source, name)
+            return self.resolve_output(source, name)
+        pivots = source.args.get("pivots")
+        if pivots:
+            return table_functions.pivot_column(self, source, pivots[-1], name, column)
+        return self.base_column(source, name, column)
+
+    def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:
+        """An identity edge to ``table.name``, checked against (or added to) the schema."""
+        parts, columns = self.table_info(table)
+        if columns is None:
+            self.inferred.setdefault(parts, {})[name] = None
+        elif name not in columns:
+            return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
+        return Edges.base((parts, name), column)
+
+    def table_info(self, table: exp.Table) -> tuple[Parts, Columns | None]:
+        """Normalised parts of a base table and its known columns (None when unknown)."""
+        found = self._tables.get(id(table))
+        if found is None:
+            parts = tuple(part.name for part in table.parts)
+            entry = self.index.lookup(parts)
+            if entry is None:
+                found = (parts, None)
+            else:
+                key, columns = entry
+                found = (key if len(key) >= len(parts) else parts, columns)
+                self.known[found[0]] = columns
+            self._tables[id(table)] = found
+        return found
+
+    def _single_source(self, scope: Scope) -> exp.Table | Scope | None:
+        current: Scope | None = scope
+        while current is not None:
+            selected = current.selected_sources
+            if len(selected) == 1:
+                return next(iter(selected.values()))[1]
+            if selected:
+                return None
+            current = current.parent
+        return None
+
+    # -- rows -----------------------------------------------------------------------------
+
+    def scope_rows(self, scope: Scope) -> Edges:
+        """Indirect edges of the clauses that decide the rows of ``scope`` and its sources."""
+        found = self._scope_rows.get(id(scope))
+        if found is not None:
+            return found
+        edges = Edges()
+        self._scope_rows[id(scope)] = edges  # guards recursive CTEs
+        expr = scope.expression
+        if isinstance(expr, exp.SetOperation):
+            self._set_rows(scope, edges)
+        elif isinstance(expr, exp.Select):
+            self._select_rows(scope, expr, edges)
+        else:
+            for child in table_functions.inner_scopes(self, scope):
+                edges.merge_side(self.scope_rows(child))
+        return edges
+
+    def _set_rows(self, scope: Scope, edges: Edges) -> None:
+        expr = scope.expression
+        left, right = scope.set_operation_scopes
+        edges.merge_side(self.scope_rows(left))
+        edges.merge_side(self.scope_rows(right))
+        distinct = bool(expr.args.get("distinct"))
+        sides = [(right, True), (left, distinct)] if isinstance(expr, exp.Except) else [
+            (left, distinct),
+            (right, distinct),
+        ]
+        for side, dedup in sides:
+            if dedup:
+                for name in self.output_names(side):
+                    edges.absorb_as(self.resolve_output(side, name), DISTINCT, expr)
+
+    def _select_rows(self, scope: Scope, expr: exp.Select, edges: Edges) -> None:
+        for join in expr.args.get("joins") or []:
+            if join.args.get("on") is not None:
+                self._clause(scope, join.args["on"], JOIN, edges)
+        where = expr.args.get("where")
+        if where is not None:
+            conjuncts = where.this.flatten() if isinstance(where.this, exp.And) else [where.this]
+            for conjunct in conjuncts:
+                kind = JOIN if _is_correlation(scope, conjunct) else FILTER
+                self._clause(scope, conjunct, kind, edges)
+        group = expr.args.get("group")
+        if group is not None:
+            if group.args.get("all"):
+                for projection in expr.selects:
+                    if not _is_star(projection) and projection.find(exp.AggFunc) is None:
+                        found = self.resolve_output(scope, projection.alias_or_name)
+                        edges.absorb_as(found, GROUP_BY, group)
+            self._clause(scope, group, GROUP_BY, edges)
+        for key in ("having", "qualify"):
+            if expr.args.get(key) is not None:
+                self._clause(scope, expr.args[key], FILTER, edges)
+        distinct = expr.args.get("distinct")
+        order = expr.args.get("order")
+        if distinct is not None:
+            if distinct.args.get("on") is not None:
+                self._clause(scope, distinct.args["on"], DISTINCT, edges)
+                if order is not None:  # ORDER BY picks the row each DISTINCT ON group keeps
+                    self._clause(scope, order, SORT, edges)
+            else:
+                for name in self.output_names(scope):
+                    edges.absorb_as(self.resolve_output(scope, name), DISTINCT, distinct)
+        if order is not None and (expr.args.get("limit") or expr.args.get("fetch")):
+            self._clause(scope, order, SORT, edges)
+        for _, source in scope.selected_sources.values():
+            if isinstance(source, Scope):
+                edges.merge_side(self.scope_rows(source))
+
+    def _clause(self, scope: Scope, node: exp.Expr, kind: str, edges: Edges) -> None:
+        names: list[str] | None = None
+        for occurrence in expr_walk(node, self.scope_of):
+            ref = occurrence.node
+            if isinstance(ref, exp.Column):
+                if not ref.table:
+                    if names is None:
+                        names = self.output_names(scope)
+                    if ref.name in names:  # an output alias (ORDER BY total)
+                        found = self.resolve_output(scope, ref.name)
+                    else:
+                        found = self.resolve_ref(scope, ref)
+                else:
+                    found = self.resolve_ref(scope, ref)
+            else:
+                found = self.subquery_value(ref)
+            edges.absorb_as(found, kind, node)
+            if occurrence.role == WINDOW and kind != WINDOW:
+                edges.absorb_as(found, WINDOW, node)
+
+
+def _find_source(scope: Scope, name: str) -> exp.Table | Scope | None:
+    current: Scope | None = scope
+    while current is not None:
+        source = current.sources.get(name)
+        if source is not None:
+            return source
+        current = current.parent
+    return None
+
+
+def _is_correlation(scope: Scope, conjunct: exp.Expr) -> bool:
+    if scope.parent is None or scope.is_cte or scope.is_root:
+        return False
+    return any(
+        column.table and column.table not in scope.sources
+        for column in conjunct.find_all(exp.Column)
+    )
+
+
+def _is_star(node: exp.Expr) -> bool:
+    return isinstance(node, exp.Star) or (
+        isinstance(node, exp.Column) and isinstance(node.this, exp.Star)
+    )
+
+
+def scope_walk(root: Scope, index: SchemaIndex) -> Walker:
+    """A :class:`Walker` over ``root``; call ``resolve_output``/``scope_rows`` on it."""
+    return Walker(root, index)
+
+
+__all__: t.Sequence[str] = ("Walker", "scope_walk", "USING_META")
