@@ -32,7 +32,7 @@
 
   {% set error = dbt_lineage._run_steps(steps, dialect) %}
   {% if error %}
-    {% if dialect.transaction %}{% do run_query('rollback') %}{% endif %}
+    {% if dialect.transaction %}{% do dbt_lineage._execute('rollback') %}{% endif %}
     {% set where = config.schema ~ '.' ~ error %}
     {% if config.fail_on_error %}
       {{ exceptions.raise_compiler_error("dbt_lineage could not record invocation " ~ invocation_id

@@ -7,7 +7,7 @@
 -#}
 {% macro _run_steps(steps, dialect) %}
   {% if dialect.guard == 'duckdb_readonly_check' %}
-    {% set readonly = run_query("select readonly from duckdb_databases() where database_name = current_database()") %}
+    {% set readonly = dbt_lineage._execute("select readonly from duckdb_databases() where database_name = current_database()", fetch=true) %}
     {% if readonly.rows and readonly.rows[0][0] %}
       {{ return((steps[0].table if steps else 'lineage tables') ~ ': the DuckDB database is attached read-only') }}
     {% endif %}
@@ -25,12 +25,22 @@
 {% macro _run_guarded(sql, dialect) %}
   {% set wrapped = dbt_lineage._guarded_sql(sql, dialect) %}
   {% if wrapped == sql %}
-    {% do run_query(sql) %}
+    {% do dbt_lineage._execute(sql, fetch=false) %}
     {{ return(none) }}
   {% endif %}
-  {% set table = run_query(wrapped) %}
+  {% set table = dbt_lineage._execute(wrapped, fetch=true) %}
   {% set error = table.rows[0][0] if table and table.rows else none %}
   {{ return(error or none) }}
+{% endmacro %}
+
+{#
+  Run one statement inside dbt's transaction for the connection (auto_begin), unlike
+  run_query, so that record_run can commit all its writes at once where the adapter
+  has transactions.
+#}
+{% macro _execute(sql, fetch=false) %}
+  {% call statement('dbt_lineage', fetch_result=fetch, auto_begin=true) %}{{ sql }}{% endcall %}
+  {{ return(load_result('dbt_lineage').table if fetch else none) }}
 {% endmacro %}
 
 {#

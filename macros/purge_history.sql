@@ -27,7 +27,7 @@
   {% set cutoff = modules.datetime.datetime.utcnow() - modules.datetime.timedelta(days=days | int) %}
   {% set sql = dbt_lineage._purge_sql(relations, dbt_lineage._timestamp_text(cutoff), dialect) %}
   {% for statement in sql %}
-    {% do run_query(statement) %}
+    {% do dbt_lineage._execute(statement) %}
   {% endfor %}
   {% if dialect.transaction %}{% do adapter.commit() %}{% endif %}
   {% do log('dbt_lineage.purge_history: deleted invocations started before ' ~ cutoff ~ ' UTC', info=true) %}

@@ -1,8 +1,11 @@
 {# The source table: written by on-run-start, outside dbt's DAG, as a loader would. #}
 {% macro create_raw_payments() %}
   {% if execute %}
-    {% do run_query("create schema if not exists " ~ target.schema) %}
-    {% do run_query("create table if not exists " ~ target.schema ~ ".raw_payments as select 10 as order_id, 25.00 as paid union all select 12, 99.90") %}
-    {% do adapter.commit() if target.type == 'postgres' %}
+    {% call statement('create_raw_payments', auto_begin=true) %}
+      create schema if not exists {{ target.schema }};
+      create table if not exists {{ target.schema }}.raw_payments as
+      select 10 as order_id, 25.00 as paid union all select 12, 99.90
+    {% endcall %}
+    {% do adapter.commit() %}
   {% endif %}
 {% endmacro %}
