@@ -224,9 +224,11 @@ def _unexpanded_star(root: Scope) -> str:
 
 def _unsupported(expression: exp.Expr, detail: str) -> QueryLineage:
     reason = f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}"
-    names = [sel.alias_or_name for sel in expression.selects] if isinstance(
-        expression, exp.Query
-    ) else []
+    names = (
+        [sel.alias_or_name for sel in expression.selects]
+        if isinstance(expression, exp.Query)
+        else []
+    )
     names = [name if name and name != "*" else "*" for name in names] or ["*"]
     return QueryLineage(
         columns={name: [] for name in names if name != "*"},

@@ -90,6 +90,7 @@ class Edges:
         edges.merge_side(self)
         return edges
 
+
 def dotted(parts: t.Sequence[str]) -> str:
     """A table's display name from its parts (display only, never used as a key)."""
     return ".".join(parts)

@@ -51,9 +51,7 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
     [('a', 2, 'direct'), ('b', 0, 'window')]
     """
     found: list[Occurrence] = []
-    stack: list[tuple[exp.Expr, int, str, frozenset[str]]] = [
-        (root, IDENTITY, DIRECT, frozenset())
-    ]
+    stack: list[tuple[exp.Expr, int, str, frozenset[str]]] = [(root, IDENTITY, DIRECT, frozenset())]
     while stack:
         node, rank, role, params = stack.pop()
         if isinstance(node, exp.Column):
@@ -81,9 +79,7 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
             params = params | {param.name for param in node.expressions}
         if isinstance(node, exp.AggFunc):
             child_rank = AGGREGATE
-        elif isinstance(node, (exp.Filter, exp.WithinGroup)) and isinstance(
-            node.this, exp.AggFunc
-        ):
+        elif isinstance(node, (exp.Filter, exp.WithinGroup)) and isinstance(node.this, exp.AggFunc):
             child_rank = AGGREGATE
         elif isinstance(node, _TRANSPARENT):
             child_rank = rank

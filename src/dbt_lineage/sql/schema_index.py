@@ -75,9 +75,9 @@ def schema_index(schema: t.Mapping[str, t.Any] | None, dialect: str) -> SchemaIn
     for key, value in schema.items():
         if _is_columns(value):
             parts = _split(str(key), dialect, norm)
-            tables[parts] = {norm(str(col)): str(typ) for col, typ in value.items()}
+            tables[parts] = _columns(value, norm)
         else:
-            _nested(value, (norm(str(key)),), tables, norm)
+            _nested(value, (_name(str(key), norm),), tables, norm)
     return SchemaIndex(tables)
 
 
@@ -110,10 +110,21 @@ def _nested(
     if not isinstance(value, t.Mapping):
         return
     if _is_columns(value):
-        tables[prefix] = {norm(str(col)): str(typ) for col, typ in value.items()}
+        tables[prefix] = _columns(value, norm)
         return
     for key, inner in value.items():
         _nested(inner, prefix + (norm(str(key)),), tables, norm)
+
+
+def _columns(value: t.Mapping[str, t.Any], norm: t.Callable[[str], str]) -> Columns:
+    return {_name(str(col), norm): str(typ) for col, typ in value.items()}
+
+
+def _name(name: str, norm: t.Callable[[str], str]) -> str:
+    """A name folded like an unquoted identifier, or like a quoted one when written quoted."""
+    if len(name) > 1 and name[0] == name[-1] and name[0] in '"`':
+        return getattr(norm, "quoted", _keep)(name[1:-1])
+    return norm(name)
 
 
 def _split(key: str, dialect: str, norm: t.Callable[[str], str]) -> Parts:
@@ -132,14 +143,27 @@ def _identifier_text(node: exp.Expr, dialect: str) -> str:
     return node.name
 
 
-def _normaliser(dialect: str) -> t.Callable[[str], str]:
-    """Case folding for unquoted names: what sqlglot's normalize_identifiers does."""
-    sample = Dialect.get_or_raise(dialect).normalize_identifier(exp.to_identifier("aB")).name
-    if sample == "ab":
-        return str.lower
-    if sample == "AB":
-        return str.upper
-    return _keep
+class _Fold:
+    """Case folding of names: what sqlglot's normalize_identifiers does in ``dialect``."""
+
+    def __init__(self, dialect: str) -> None:
+        self.dialect = Dialect.get_or_raise(dialect)
+        unquoted = self._fold("aB", quoted=False)
+        self.unquoted = str.lower if unquoted == "ab" else str.upper if unquoted == "AB" else None
+
+    def __call__(self, name: str) -> str:
+        return self.unquoted(name) if self.unquoted else self._fold(name, quoted=False)
+
+    def quoted(self, name: str) -> str:
+        return self._fold(name, quoted=True)
+
+    def _fold(self, name: str, quoted: bool) -> str:
+        identifier = exp.Identifier(this=name, quoted=quoted)
+        return self.dialect.normalize_identifier(identifier).name
+
+
+def _normaliser(dialect: str) -> _Fold:
+    return _Fold(dialect)
 
 
 def _keep(name: str) -> str:

@@ -64,9 +64,7 @@ class Walker:
             names = self.output_names(left)
             return names + [name for name in self.output_names(right) if name not in names]
         if isinstance(expr, exp.Query):
-            return [
-                select.alias_or_name for select in expr.selects if not _is_star(select)
-            ]
+            return [select.alias_or_name for select in expr.selects if not _is_star(select)]
         return []
 
     def resolve_output(self, scope: Scope, name: str) -> Edges:
@@ -200,9 +198,7 @@ class Walker:
             return table_functions.udtf_column(self, unnest, name)
         return Edges.problem(f"{_UNKNOWN}: column {name} is ambiguous or unknown")
 
-    def resolve_in_source(
-        self, source: exp.Table | Scope, name: str, column: exp.Expr
-    ) -> Edges:
+    def resolve_in_source(self, source: exp.Table | Scope, name: str, column: exp.Expr) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope)."""
         if isinstance(source, Scope):
             if source.is_udtf:
@@ -273,10 +269,14 @@ class Walker:
         edges.merge_side(self.scope_rows(left))
         edges.merge_side(self.scope_rows(right))
         distinct = bool(expr.args.get("distinct"))
-        sides = [(right, True), (left, distinct)] if isinstance(expr, exp.Except) else [
-            (left, distinct),
-            (right, distinct),
-        ]
+        sides = (
+            [(right, True), (left, distinct)]
+            if isinstance(expr, exp.Except)
+            else [
+                (left, distinct),
+                (right, distinct),
+            ]
+        )
         for side, dedup in sides:
             if dedup:
                 for name in self.output_names(side):
@@ -318,6 +318,9 @@ class Walker:
         for _, source in scope.selected_sources.values():
             if isinstance(source, Scope):
                 edges.merge_side(self.scope_rows(source))
+            elif source.args.get("pivots"):
+                for pivot in source.args["pivots"]:
+                    edges.merge_side(table_functions.pivot_rows(self, source, pivot))
 
     def _clause(self, scope: Scope, node: exp.Expr, kind: str, edges: Edges) -> None:
         names: list[str] | None = None

@@ -14,7 +14,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql.edges import Edges
+from dbt_lineage.sql.edges import GROUP_BY, Edges
 from dbt_lineage.sql.expr_walk import AGGREGATE, DIRECT, TRANSFORM, expr_walk
 
 if t.TYPE_CHECKING:
@@ -92,6 +92,22 @@ def pivot_column(
             edges.absorb(found, AGGREGATE, pivot)
         return edges
     return walker.base_column(table, name, column)
+
+
+def pivot_rows(walker: Walker, table: exp.Table, pivot: exp.Pivot) -> Edges:
+    """PIVOT groups rows by the columns it passes through (known only with a schema)."""
+    edges = Edges()
+    _, columns = walker.table_info(table)
+    if pivot.args.get("unpivot") or not columns:
+        return edges
+    fields = pivot.args.get("fields") or []
+    consumed = {
+        col.name for node in pivot.expressions + fields for col in node.find_all(exp.Column)
+    }
+    for name in columns:
+        if name not in consumed:
+            edges.absorb_as(walker.base_column(table, name, exp.column(name)), GROUP_BY, pivot)
+    return edges
 
 
 def _unpivot_column(

@@ -1,0 +1,103 @@
+"""Column lineage of single queries: the data-file cases, plus the direct API checks.
+
+Each file in ``cases/`` is one construct: dialect, schema, SQL and the expected edges.
+Adding a case is adding a file.
+"""
+
+from __future__ import annotations
+
+import doctest
+import typing as t
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dbt_lineage.errors import SqlError
+from dbt_lineage.sql import column_lineage as column_lineage_module
+from dbt_lineage.sql.column_lineage import column_lineage
+
+CASES = Path(__file__).parent / "cases"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "case" in metafunc.fixturenames:
+        paths = sorted(CASES.glob("*.yml"))
+        metafunc.parametrize("case", paths, ids=[path.stem for path in paths])
+
+
+def _edges(items: t.Iterable[t.Any]) -> set[tuple[str, str, str]]:
+    return {(item["table"], item["column"], item["kind"]) for item in items}
+
+
+def test_case(case: Path) -> None:
+    spec = yaml.safe_load(case.read_text())
+    expected = spec["expected"]
+    lineage = column_lineage(spec["sql"], dialect=spec["dialect"], schema=spec.get("schema"))
+    got_columns = {
+        name: {(u.table, u.column, u.kind) for u in ups} for name, ups in lineage.columns.items()
+    }
+    want_columns = {name: _edges(ups or []) for name, ups in expected["columns"].items()}
+    assert list(lineage.columns) == list(expected["columns"]), "output columns and order"
+    assert got_columns == want_columns
+    got_indirect = [(u.table, u.column, u.kind) for u in lineage.indirect]
+    assert len(got_indirect) == len(set(got_indirect)), "one indirect edge per (table, column, kind)"
+    assert set(got_indirect) == _edges(expected.get("indirect") or [])
+    want_unresolved = expected.get("unresolved") or {}
+    assert set(lineage.unresolved) == set(want_unresolved)
+    for name, prefix in want_unresolved.items():
+        assert lineage.unresolved[name].startswith(prefix), lineage.unresolved[name]
+    for name, columns in (expected.get("inferred") or {}).items():
+        parts = tuple(name.split("."))
+        assert set(lineage.inferred_schema.get(parts, {})) == set(columns)
+
+
+def test_parse_error_is_one_line_sql_error() -> None:
+    with pytest.raises(SqlError) as caught:
+        column_lineage("select (a from t where", dialect="duckdb")
+    message = str(caught.value)
+    assert message.startswith("SQL does not parse")
+    assert "\n" not in message
+
+
+def test_unknown_column_is_unresolved_not_raised() -> None:
+    lineage = column_lineage(
+        "select id, missing from orders", dialect="duckdb", schema={"orders": {"id": "int"}}
+    )
+    assert list(lineage.columns) == ["id", "missing"]
+    assert lineage.columns["missing"] == []
+    assert lineage.unresolved["missing"].startswith("unknown_column")
+    assert "missing" in lineage.unresolved["missing"]
+    assert "orders" in lineage.unresolved["missing"]
+    assert "id" not in lineage.unresolved
+
+
+def test_nested_schema_and_expression_input() -> None:
+    import sqlglot
+
+    tree = sqlglot.parse_one("select o.amount from main.orders o", dialect="duckdb")
+    before = tree.sql()
+    lineage = column_lineage(
+        tree, dialect="duckdb", schema={"shop": {"main": {"orders": {"amount": "double"}}}}
+    )
+    assert tree.sql() == before, "the caller's tree is not modified"
+    (upstream,) = lineage.columns["amount"]
+    assert upstream.table_parts == ("shop", "main", "orders")
+    assert upstream.kind == "identity"
+    assert lineage.output_types == {"amount": "double"}
+    assert lineage.inferred_schema == {}
+
+
+def test_expressions_are_rendered_in_the_dialect() -> None:
+    lineage = column_lineage(
+        "select cast(amount as int) as a from orders",
+        dialect="duckdb",
+        schema={"orders": {"amount": "double"}},
+    )
+    assert lineage.columns["a"][0].expression == "CAST(orders.amount AS INT)"
+    assert lineage.output_types["a"] == "INT"
+
+
+def test_doctests() -> None:
+    results = doctest.testmod(column_lineage_module)
+    assert results.attempted and not results.failed
