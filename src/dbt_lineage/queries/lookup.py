@@ -1,0 +1,134 @@
+"""Turn what a user typed (``NODE`` or ``NODE.COLUMN``) into a graph key."""
+
+from __future__ import annotations
+
+import difflib
+import typing as t
+
+from dbt_lineage.artifacts.names import NamedNode, resolve_name
+from dbt_lineage.errors import SelectionError
+from dbt_lineage.graph.model import LineageGraph, LineageNode, NodeType
+from dbt_lineage.types import ColumnRef
+
+
+def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
+    """The relation or exposure id, or the ``ColumnRef``, that ``text`` names.
+
+    ``NODE`` accepts dbt's forms: ``orders``, ``shop.orders``, ``model.shop.orders``,
+    ``source:ecom.raw_orders``, ``ecom.raw_orders``, ``exposure:weekly_revenue``.
+    ``NODE.COLUMN`` names a column: the whole text is tried as a node first, then everything
+    before the last dot, with the last part as the column. A column matches exactly, else
+    case-insensitively.
+
+    >>> from dbt_lineage.graph.model import LineageNode, NodeType
+    >>> graph = LineageGraph(
+    ...     nodes={"model.shop.orders": LineageNode(
+    ...         node_id="model.shop.orders", type=NodeType.MODEL, name="orders")},
+    ...     columns={"model.shop.orders": {"amount": LineageNode(
+    ...         node_id="model.shop.orders", column="amount", type=NodeType.COLUMN,
+    ...         name="amount")}},
+    ... )
+    >>> lookup(graph, "orders")
+    'model.shop.orders'
+    >>> lookup(graph, "shop.orders.AMOUNT")
+    ColumnRef(node_id='model.shop.orders', column='amount')
+    >>> lookup(graph, "ordrs.amount")
+    Traceback (most recent call last):
+    ...
+    dbt_lineage.errors.SelectionError: no node named 'ordrs'; did you mean orders?
+
+    Raises:
+        SelectionError: no node or column has that name (with "did you mean"), or the name
+            matches several nodes.
+    """
+    text = text.strip()
+    if not text:
+        raise SelectionError("no node named ''; give NODE or NODE.COLUMN")
+    head, dot, column = text.rpartition(".")
+    if text in graph.nodes:
+        return text
+    if dot and head in graph.nodes:
+        return _column(graph, head, column)
+    candidates = [_named(node) for node in graph.nodes.values()]
+    names = {node.name for node in candidates}
+    tries = [(text, None), (head, column)] if dot and head and column else [(text, None)]
+    failures: dict[str, SelectionError] = {}
+    for name, wanted in tries:
+        if not _may_match(name, names):
+            continue
+        try:
+            node_id = resolve_name(name, candidates)
+        except SelectionError as error:
+            failures[name] = error
+            continue
+        return node_id if wanted is None else _column(graph, node_id, wanted)
+    whole = failures.get(text) or _failure(text, candidates)
+    if len(tries) == 1:
+        raise whole
+    raise _best(text, whole, head, failures.get(head) or _failure(head, candidates))
+
+
+def _may_match(name: str, names: set[str]) -> bool:
+    """Whether ``name`` can match a node at all: its last part must be some node's name.
+
+    A cheap test that spares ``resolve_name`` its "did you mean" search on a miss.
+    """
+    rest = name.partition(":")[2] if ":" in name else name
+    return rest.rpartition(".")[2] in names
+
+
+def _failure(name: str, candidates: list[NamedNode]) -> SelectionError:
+    """The error ``resolve_name`` gives for a name that matches nothing, with suggestions."""
+    try:
+        resolve_name(name, candidates)
+    except SelectionError as error:
+        return error
+    return SelectionError(f"no node named '{name}'")
+
+
+def _named(node: LineageNode) -> NamedNode:
+    """A node as ``resolve_name`` matches it, read from its unique id."""
+    resource_type, _, rest = node.node_id.partition(".")
+    package, _, name = rest.partition(".")
+    if node.type is NodeType.SOURCE:
+        source_name, _, table = name.partition(".")
+        return NamedNode(node.node_id, resource_type, table, package, source_name)
+    if node.type is NodeType.EXPOSURE:
+        return NamedNode(node.node_id, resource_type, name, package)
+    return NamedNode(node.node_id, resource_type, node.name or name, package)
+
+
+def _best(text: str, whole: SelectionError, head: str, partial: SelectionError) -> SelectionError:
+    """Which failure to report when neither ``text`` nor its head names a node.
+
+    A name that matches several nodes is reported as such; otherwise the head's error when it
+    has suggestions (the user most likely typed NODE.COLUMN), else the whole text's.
+    """
+    for name, error in ((text, whole), (head, partial)):
+        if error.message.startswith(f"'{name}' matches several nodes"):
+            return error
+    if partial.suggestions and not whole.suggestions:
+        return partial
+    return whole
+
+
+def _column(graph: LineageGraph, node_id: str, column: str) -> ColumnRef:
+    by_name: t.Mapping[str, LineageNode] = graph.columns.get(node_id, {})
+    if column in by_name:
+        return ColumnRef(node_id, column)
+    wanted = column.casefold()
+    folded = [name for name in by_name if name.casefold() == wanted]
+    if len(folded) == 1:
+        return ColumnRef(node_id, folded[0])
+    if folded:
+        raise SelectionError(
+            f"'{column}' matches several columns of {node_id}: {', '.join(sorted(folded))}"
+        )
+    spellings = {name.casefold(): name for name in by_name}
+    close = difflib.get_close_matches(wanted, list(spellings), n=3, cutoff=0.6)
+    if not by_name:
+        raise SelectionError(f"no column named '{column}' in {node_id}: it has no columns")
+    raise SelectionError(
+        f"no column named '{column}' in {node_id}",
+        suggestions=[spellings[name] for name in close],
+    )

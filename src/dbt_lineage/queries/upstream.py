@@ -1,0 +1,61 @@
+"""Upstream: every column one column derives from, by distance and kind."""
+
+from __future__ import annotations
+
+import typing as t
+
+from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.queries.impact import ImpactReport, _report, follow_kinds
+from dbt_lineage.types import ColumnRef
+
+
+def upstream(
+    graph: LineageGraph,
+    column: ColumnRef,
+    *,
+    depth: int | None = None,
+    kinds: t.Iterable[str] | None = None,
+    include_indirect: bool = False,
+) -> ImpactReport:
+    """The columns ``column`` derives from, back to sources, with their relations.
+
+    A reached column's ``kind`` says how ``column`` derives from it (``aggregate`` if any
+    edge between them aggregates); ``path_kinds`` walks from ``column`` upstream. With
+    indirect edges, the columns that join or filter a relation count as upstream of each of
+    its columns. The report has no exposures (nothing is upstream of a relation's readers).
+
+    Args:
+        graph: the lineage graph.
+        column: where to start.
+        depth: follow at most this many edges.
+        kinds: follow only edges of these kinds; all direct kinds when None.
+        include_indirect: also follow every indirect edge.
+
+    >>> from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageNode, NodeType
+    >>> def col(node, name):
+    ...     return LineageNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
+    >>> a, b = ColumnRef("source.p.raw.t", "x"), ColumnRef("model.p.b", "total")
+    >>> graph = LineageGraph(
+    ...     nodes={"source.p.raw.t": LineageNode(
+    ...                node_id="source.p.raw.t", type=NodeType.SOURCE, name="raw.t"),
+    ...            "model.p.b": LineageNode(node_id="model.p.b", type=NodeType.MODEL, name="b")},
+    ...     columns={r.node_id: {r.column: col(*r)} for r in (a, b)},
+    ...     edges=[LineageEdge(source=a, target=b, type=EdgeType.DIRECT, kind="aggregate")],
+    ... )
+    >>> report = upstream(graph, b)
+    >>> [(r.ref.column, r.distance, r.kind) for r in report.columns]
+    [('x', 1, 'aggregate')]
+    >>> [(r.node_id, r.type) for r in report.relations]
+    [('source.p.raw.t', 'source')]
+
+    Raises:
+        SelectionError: the column is not in the graph, or a kind does not exist.
+    """
+    return _report(
+        graph,
+        "upstream",
+        column,
+        reverse=True,
+        depth=depth,
+        follow=follow_kinds(kinds, include_indirect=include_indirect),
+    )
