@@ -1,0 +1,83 @@
+"""The terminal view of ``impact``, ``upstream`` and ``downstream``: columns grouped by
+distance, one line each with its kinds, then relations and exposures."""
+
+from __future__ import annotations
+
+from dbt_lineage.queries.impact import ImpactReport
+from dbt_lineage.types import ColumnRef
+
+_TITLES = {"impact": "Impact of", "upstream": "Upstream of", "downstream": "Downstream of"}
+_MAX_LABEL = 64
+
+
+def impact_text(report: ImpactReport) -> str:
+    """``report`` as plain text.
+
+    >>> from dbt_lineage.queries.impact import ImpactReport, ReachedColumn, ReachedRelation
+    >>> source, mart = ColumnRef("model.p.stg", "x"), ColumnRef("model.p.mart", "total")
+    >>> report = ImpactReport(
+    ...     "impact", source,
+    ...     (ReachedColumn(mart, 1, "aggregate", ("aggregate",), source),),
+    ...     (ReachedRelation("model.p.mart", "model", "mart", 1),), (),
+    ...     ("identity", "transform", "aggregate"))
+    >>> print(impact_text(report))
+    Impact of model.p.stg.x: 1 column, 1 relation, 0 exposures
+    Followed identity, transform and aggregate edges, to any depth.
+    <BLANKLINE>
+    Distance 1
+      model.p.mart.total  aggregate  [aggregate]  via model.p.stg.x
+    <BLANKLINE>
+    Relations
+      1  model  model.p.mart
+    """
+    lines = [
+        f"{_TITLES.get(report.query, report.query)} {_label(report.target)}: "
+        f"{_count(len(report.columns), 'column')}, {_count(len(report.relations), 'relation')}, "
+        f"{_count(len(report.exposures), 'exposure')}",
+        _followed(report),
+    ]
+    if not (report.columns or report.relations or report.exposures):
+        lines.append(f"Nothing {'upstream' if report.query == 'upstream' else 'downstream'}.")
+        return "\n".join(lines)
+    width = min(_MAX_LABEL, max((len(_label(item.ref)) for item in report.columns), default=0))
+    kind_width = max((len(item.kind) for item in report.columns), default=0)
+    for distance, group in report.by_distance().items():
+        lines += ["", f"Distance {distance}"]
+        for item in group:
+            lines.append(
+                f"  {_label(item.ref):<{width}}  {item.kind:<{kind_width}}  "
+                f"[{' > '.join(item.path_kinds)}]  via {_label(item.via)}"
+            )
+    if report.relations:
+        type_width = max(len(item.type) for item in report.relations)
+        lines += ["", "Relations"]
+        lines += [
+            f"  {item.distance}  {item.type:<{type_width}}  {item.node_id}"
+            for item in report.relations
+        ]
+    if report.exposures:
+        type_width = max(len(item.type or "exposure") for item in report.exposures)
+        lines += ["", "Exposures"]
+        for item in report.exposures:
+            named = f" ({item.name})" if item.name and item.name not in item.node_id else ""
+            lines.append(
+                f"  {item.distance}  {item.type or 'exposure':<{type_width}}  "
+                f"{item.node_id}{named}, reads {', '.join(item.via)}"
+            )
+    return "\n".join(lines)
+
+
+def _followed(report: ImpactReport) -> str:
+    kinds = list(report.kinds)
+    named = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+    depth = "to any depth" if report.depth is None else f"up to {report.depth} edge(s) away"
+    return f"Followed {named} edges, {depth}."
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _label(key: str | ColumnRef) -> str:
+    """A node or column as users type it (display only, never a key)."""
+    return f"{key.node_id}.{key.column}" if isinstance(key, ColumnRef) else key
