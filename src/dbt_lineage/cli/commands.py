@@ -3,5 +3,8 @@
 from __future__ import annotations
 
 from dbt_lineage.cli.build import build
+from dbt_lineage.cli.downstream import downstream
+from dbt_lineage.cli.impact import impact
+from dbt_lineage.cli.upstream import upstream
 
-COMMANDS = [build]
+COMMANDS = [build, upstream, downstream, impact]
