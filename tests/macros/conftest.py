@@ -1,0 +1,166 @@
+"""Fixtures for the dbt package tests: a private copy of integration_tests/ per test,
+real dbt runs (the dbt next to this Python) on DuckDB and on the PostgreSQL server."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DBT = str(Path(sys.executable).with_name("dbt"))
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+JSON_MARK = "DBT_LINEAGE_TEST_JSON="
+
+
+def postgres_available() -> bool:
+    try:
+        import psycopg2
+
+        psycopg2.connect(PG_DSN, connect_timeout=3).close()
+        return True
+    except Exception:  # the server is an external precondition of these tests
+        return False
+
+
+@dataclass
+class DbtProject:
+    """A copy of a dbt project that installs this package from the repo root."""
+
+    path: Path
+    target: str
+    env: dict[str, str] = field(default_factory=dict)
+    schema: str = "shop"
+
+    def dbt(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
+        run_env = {**os.environ, **self.env, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        cmd = [DBT, *args, "--profiles-dir", str(self.path), "--project-dir", str(self.path)]
+        if args[0] not in ("deps", "clean"):
+            cmd += ["--target", self.target]
+        proc = subprocess.run(cmd, cwd=self.path, env=run_env, capture_output=True, text=True)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}")
+        return proc
+
+    def run_results(self) -> dict:
+        return json.loads((self.path / "target" / "run_results.json").read_text())
+
+    def operation_json(self, macro: str, args: dict | None = None, **kw) -> dict:
+        cli = ["run-operation", macro]
+        if args is not None:
+            cli += ["--args", json.dumps(args, ensure_ascii=False)]
+        proc = self.dbt(*cli, "--log-format", "json", **kw)
+        for line in proc.stdout.splitlines():
+            msg = json.loads(line).get("info", {}).get("msg", "") if line.startswith("{") else ""
+            if msg.startswith(JSON_MARK):
+                return json.loads(msg[len(JSON_MARK) :])
+        raise AssertionError(f"no {JSON_MARK} line in:\n{proc.stdout}")
+
+    def operation_log(self, macro: str, args: dict | None = None) -> list[str]:
+        cli = ["run-operation", macro, "--log-format", "json"]
+        if args is not None:
+            cli += ["--args", json.dumps(args, ensure_ascii=False)]
+        proc = self.dbt(*cli)
+        return [json.loads(line)["info"]["msg"] for line in proc.stdout.splitlines() if line.startswith("{")]
+
+    # --- reading the warehouse -------------------------------------------------------
+    @property
+    def lineage_schema(self) -> str:
+        return f"{self.schema}_lineage"
+
+    def query(self, sql: str) -> list[tuple]:
+        if self.target == "duckdb":
+            import duckdb
+
+            con = duckdb.connect(self.env["DBT_LINEAGE_DUCKDB_PATH"], read_only=True)
+            try:
+                return con.execute(sql).fetchall()
+            finally:
+                con.close()
+        import psycopg2
+
+        con = psycopg2.connect(PG_DSN)
+        try:
+            with con.cursor() as cur:
+                cur.execute(sql)
+                return cur.fetchall() if cur.description else []
+        finally:
+            con.close()
+
+    def rows(self, table: str, where: str = "true") -> list[dict]:
+        sql = f"select * from {self.lineage_schema}.{table} where {where}"
+        if self.target == "duckdb":
+            import duckdb
+
+            con = duckdb.connect(self.env["DBT_LINEAGE_DUCKDB_PATH"], read_only=True)
+            try:
+                cur = con.execute(sql)
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, r)) for r in cur.fetchall()]
+            finally:
+                con.close()
+        import psycopg2
+
+        con = psycopg2.connect(PG_DSN)
+        try:
+            with con.cursor() as cur:
+                cur.execute(sql)
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, r)) for r in cur.fetchall()]
+        finally:
+            con.close()
+
+
+def copy_project(source: Path, dest: Path) -> Path:
+    shutil.copytree(
+        source,
+        dest,
+        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb*", ".user.yml"),
+    )
+    (dest / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    lock = dest / "package-lock.yml"
+    if lock.exists():
+        lock.unlink()
+    return dest
+
+
+def drop_pg_schemas(*schemas: str) -> None:
+    import psycopg2
+
+    con = psycopg2.connect(PG_DSN)
+    con.autocommit = True
+    with con.cursor() as cur:
+        for schema in schemas:
+            cur.execute(f'drop schema if exists "{schema}" cascade')
+    con.close()
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def shop(request, tmp_path) -> DbtProject:
+    """integration_tests/ copied to tmp_path, deps installed, on each warehouse."""
+    target = request.param
+    if target == "postgres" and not postgres_available():
+        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
+    path = copy_project(REPO / "integration_tests", tmp_path / "shop")
+    schema = "shop" if target == "duckdb" else f"it_{uuid.uuid4().hex[:10]}"
+    env = {"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb"), "DBT_LINEAGE_PG_SCHEMA": schema}
+    project = DbtProject(path=path, target=target, env=env, schema=schema)
+    project.dbt("deps")
+    yield project
+    if target == "postgres":
+        drop_pg_schemas(schema, f"{schema}_lineage")
+
+
+@pytest.fixture
+def duckdb_shop(tmp_path) -> DbtProject:
+    path = copy_project(REPO / "integration_tests", tmp_path / "shop")
+    project = DbtProject(path=path, target="duckdb", env={"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb")})
+    project.dbt("deps")
+    return project

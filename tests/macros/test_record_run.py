@@ -1,0 +1,139 @@
+"""record_run on a real shop: dbt build twice, on DuckDB and on PostgreSQL, then read the
+lineage tables as a user would and compare them with dbt's own run_results.json."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+P = "dbt_lineage_integration_tests"
+
+
+def short(unique_id: str) -> str:
+    """model.pkg.orders -> orders; test.pkg.unique_orders_order_id.fed79b3a6e -> unique_orders_order_id"""
+    parts = unique_id.split(".")
+    return parts[2] if parts[0] == "test" else parts[-1]
+
+
+def executed(run_results: dict) -> dict[str, dict]:
+    """Node results of run_results.json (project hooks are listed there too, as operations)."""
+    return {r["unique_id"]: r for r in run_results["results"] if not r["unique_id"].startswith("operation.")}
+
+
+def expected_rows_affected(result: dict):
+    value = (result.get("adapter_response") or {}).get("rows_affected")
+    return None if value in (None, "", -1) else int(value)
+
+
+def test_build_twice_records_invocations_node_runs_and_inputs(shop):
+    shop.dbt("build")
+    first = shop.run_results()
+    inv1 = first["metadata"]["invocation_id"]
+
+    # second run: only stg_orders and what is downstream of it, a model that fails, one
+    # skipped after it, and the hook rendered twice in the same invocation
+    proc = shop.dbt(
+        "build", "--select", "stg_orders+",
+        "--vars", "{include_broken: true, record_twice: true}", check=False,
+    )
+    assert proc.returncode == 1, proc.stdout  # the broken model fails the run, not the hook
+    second = shop.run_results()
+    inv2 = second["metadata"]["invocation_id"]
+
+    invocations = shop.rows("lineage_invocations")
+    assert sorted(r["invocation_id"] for r in invocations) == sorted([inv1, inv2])
+    by_id = {r["invocation_id"]: r for r in invocations}
+    assert by_id[inv2]["command"] == "build"
+    assert by_id[inv2]["selected"] == "stg_orders+"
+    assert by_id[inv2]["nodes_error"] == 1 and by_id[inv2]["nodes_skipped"] == 1
+    assert by_id[inv1]["nodes_total"] == len(executed(first))
+    assert by_id[inv1]["target_type"] == shop.target
+
+    for inv, results in ((inv1, first), (inv2, second)):
+        runs = shop.rows("lineage_node_runs", f"invocation_id = '{inv}'")
+        assert len(runs) == len({r["unique_id"] for r in runs}), "duplicate node runs"
+        expected = executed(results)
+        assert {r["unique_id"] for r in runs} == set(expected)
+        for run in runs:
+            want = expected[run["unique_id"]]
+            assert run["status"] == want["status"], run["unique_id"]
+            assert run["rows_affected"] == expected_rows_affected(want), run["unique_id"]
+
+    runs2 = {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv2}'")}
+    broken = runs2[f"model.{P}.broken"]
+    assert broken["status"] == "error"
+    assert "no_such_column" in broken["message"]
+    assert runs2[f"model.{P}.after_broken"]["status"] == "skipped"
+    seeds = {k: v for k, v in {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv1}'")}.items() if k.startswith("seed.")}
+    assert seeds[f"seed.{P}.raw_orders"]["rows_affected"] == 5
+
+    edges = {
+        (short(r["unique_id"]), short(r["input_unique_id"])): r["input_invocation_id"]
+        for r in shop.rows("lineage_run_inputs", f"invocation_id = '{inv2}'")
+    }
+    assert edges == {
+        ("stg_orders", "raw_orders"): inv1,  # the seed was not selected: built by run 1
+        ("orders", "stg_orders"): inv2,  # rebuilt earlier in this same invocation
+        ("orders", "stg_payments"): inv1,
+        ("customer_orders", "orders"): inv2,
+        ("customer_orders", "stg_customers"): inv1,
+        ("broken", "stg_orders"): inv2,
+        ("after_broken", "broken"): None,  # never built successfully
+        ("not_null_orders_order_id", "orders"): inv2,
+        ("unique_orders_order_id", "orders"): inv2,
+    }
+    first_edges = shop.rows("lineage_run_inputs", f"invocation_id = '{inv1}'")
+    source_edge = [r for r in first_edges if r["input_unique_id"].startswith("source.")]
+    assert len(source_edge) == 1 and source_edge[0]["input_invocation_id"] is None
+    assert source_edge[0]["input_relation_name"].replace('"', "").endswith(f"{shop.schema}.raw_payments")
+
+    # the stamp column of the mart names the invocation that last wrote it
+    stamps = shop.query(f"select distinct dbt_lineage_invocation_id from {shop.schema}.orders")
+    assert stamps == [(inv2,)]
+
+
+def test_provenance_query_walks_back_to_the_runs_of_the_inputs(shop):
+    shop.dbt("build")
+    inv1 = shop.run_results()["metadata"]["invocation_id"]
+    shop.dbt("build", "--select", "orders")
+    inv2 = shop.run_results()["metadata"]["invocation_id"]
+
+    log = shop.operation_log("dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"model.{P}.orders"})
+    sql = next(m for m in log if m.lstrip().startswith("with recursive"))
+    rows = shop.query(sql)
+    runs = {(r[0], r[1].split(".")[-1], r[3]) for r in rows}
+    assert (0, "orders", inv2) in runs
+    assert (1, "stg_orders", inv1) in runs and (1, "stg_payments", inv1) in runs
+    assert (2, "raw_orders", inv1) in runs  # through stg_orders, back to the seed
+    # the source has no run: the walk stops there
+    assert not any(r[1].startswith("source.") for r in rows)
+
+
+def test_purge_history_deletes_only_old_invocations(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("build")
+    old = shop.run_results()["metadata"]["invocation_id"]
+    shop.dbt("build")
+    new = shop.run_results()["metadata"]["invocation_id"]
+    import duckdb
+
+    con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
+    con.execute(f"update shop_lineage.lineage_invocations set started_at = started_at - interval 40 day where invocation_id = '{old}'")
+    con.close()
+
+    log = shop.operation_log("dbt_lineage.purge_history")
+    assert any("nothing deleted" in m for m in log)
+    assert len(shop.rows("lineage_invocations")) == 2
+
+    shop.operation_log("dbt_lineage.purge_history", {"days": 30})
+    for table in ("lineage_invocations", "lineage_node_runs", "lineage_run_inputs"):
+        left = {r["invocation_id"] for r in shop.rows(table)}
+        assert left == {new}, table
+
+
+def test_disabled_and_other_targets_record_nothing(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("build", "--vars", "{dbt_lineage_enabled: false}")
+    shop.dbt("build", "--vars", "{dbt_lineage_targets: [prod]}")
+    assert shop.query("select count(*) from information_schema.tables where table_schema = 'shop_lineage'") == [(0,)]
