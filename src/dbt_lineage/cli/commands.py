@@ -5,6 +5,7 @@ from __future__ import annotations
 from dbt_lineage.cli.build import build
 from dbt_lineage.cli.downstream import downstream
 from dbt_lineage.cli.impact import impact
+from dbt_lineage.cli.publish import publish
 from dbt_lineage.cli.upstream import upstream
 
-COMMANDS = [build, upstream, downstream, impact]
+COMMANDS = [build, upstream, downstream, impact, publish]
