@@ -15,6 +15,7 @@ import yaml
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
+from dbt_lineage.sql import expr_walk, schema_index
 from dbt_lineage.sql.column_lineage import column_lineage
 
 CASES = Path(__file__).parent / "cases"
@@ -41,7 +42,7 @@ def test_case(case: Path) -> None:
     assert list(lineage.columns) == list(expected["columns"]), "output columns and order"
     assert got_columns == want_columns
     got_indirect = [(u.table, u.column, u.kind) for u in lineage.indirect]
-    assert len(got_indirect) == len(set(got_indirect)), "one indirect edge per (table, column, kind)"
+    assert len(got_indirect) == len(set(got_indirect)), "one edge per (table, column, kind)"
     assert set(got_indirect) == _edges(expected.get("indirect") or [])
     want_unresolved = expected.get("unresolved") or {}
     assert set(lineage.unresolved) == set(want_unresolved)
@@ -98,6 +99,9 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
     assert lineage.output_types["a"] == "INT"
 
 
-def test_doctests() -> None:
-    results = doctest.testmod(column_lineage_module)
+@pytest.mark.parametrize(
+    "module", [column_lineage_module, expr_walk, schema_index], ids=lambda m: m.__name__
+)
+def test_doctests(module: t.Any) -> None:
+    results = doctest.testmod(module)
     assert results.attempted and not results.failed

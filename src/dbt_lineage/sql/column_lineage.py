@@ -13,6 +13,7 @@ import typing as t
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.qualify_columns import qualify_columns
@@ -154,13 +155,16 @@ def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool
 
 def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
     rendered: dict[int, str] = {}
+    generator = Dialect.get_or_raise(dialect).generator()
 
     def render(node: exp.Expr | None) -> str:
         if node is None:
             return ""
         text = rendered.get(id(node))
         if text is None:
-            text = rendered[id(node)] = node.sql(dialect=dialect)
+            # copy=False: the tree is ours and no longer walked; copying costs more than
+            # generating.
+            text = rendered[id(node)] = generator.generate(node, copy=False)
         return text
 
     columns: dict[str, list[Upstream]] = {}

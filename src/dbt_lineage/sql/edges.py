@@ -66,10 +66,17 @@ class Edges:
         self.merge_side(other)
 
     def absorb_as(self, other: Edges, kind: str, node: exp.Expr | None) -> None:
-        """Add ``other``'s direct upstreams as indirect edges of ``kind``."""
+        """Add ``other``'s direct upstreams as indirect edges of ``kind``.
+
+        A value computed over a window (``row_number() ... as rn``) also depends on the
+        window's keys; a clause on it (``where rn = 1``) is a clause on those keys too.
+        """
         indirect = self.indirect
         for key in other.direct:
             indirect.setdefault((key, kind), node)
+        if kind != WINDOW:
+            for key, _ in [ikey for ikey in other.indirect if ikey[1] == WINDOW]:
+                indirect.setdefault((key, kind), node)
         self.merge_side(other)
 
     def merge_side(self, other: Edges) -> None:
@@ -94,3 +101,10 @@ class Edges:
 def dotted(parts: t.Sequence[str]) -> str:
     """A table's display name from its parts (display only, never used as a key)."""
     return ".".join(parts)
+
+
+def is_star(node: exp.Expr) -> bool:
+    """Whether a projection is ``*`` or ``t.*`` (left unexpanded by qualify)."""
+    return isinstance(node, exp.Star) or (
+        isinstance(node, exp.Column) and isinstance(node.this, exp.Star)
+    )

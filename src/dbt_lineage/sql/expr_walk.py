@@ -46,8 +46,8 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
         are left out: they are bound by the lambda, not read from a table.
 
     >>> import sqlglot
-    >>> [(o.node.sql(), o.rank, o.role) for o in expr_walk(
-    ...     sqlglot.parse_one("SUM(a) OVER (PARTITION BY b)"), ())]
+    >>> sorted((o.node.sql(), o.rank, o.role) for o in expr_walk(
+    ...     sqlglot.parse_one("SUM(a) OVER (PARTITION BY b)"), ()))
     [('a', 2, 'direct'), ('b', 0, 'window')]
     """
     found: list[Occurrence] = []

@@ -14,17 +14,13 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql import table_functions
+from dbt_lineage.sql import row_clauses, table_functions
 from dbt_lineage.sql.edges import (
-    DISTINCT,
-    FILTER,
-    GROUP_BY,
-    JOIN,
-    SORT,
     WINDOW,
     Edges,
     Parts,
     dotted,
+    is_star,
 )
 from dbt_lineage.sql.expr_walk import DIRECT, TRANSFORM, expr_walk
 from dbt_lineage.sql.schema_index import Columns, SchemaIndex
@@ -53,6 +49,7 @@ class Walker:
         self._scope_rows: dict[int, Edges] = {}
         self._active: set[tuple[int, str]] = set()
         self._tables: dict[int, tuple[Parts, Columns | None]] = {}
+        self._selects: dict[int, tuple[dict[str, exp.Expr], list[exp.Expr]]] = {}
 
     # -- outputs --------------------------------------------------------------------------
 
@@ -64,7 +61,7 @@ class Walker:
             names = self.output_names(left)
             return names + [name for name in self.output_names(right) if name not in names]
         if isinstance(expr, exp.Query):
-            return [select.alias_or_name for select in expr.selects if not _is_star(select)]
+            return [select.alias_or_name for select in expr.selects if not is_star(select)]
         return []
 
     def resolve_output(self, scope: Scope, name: str) -> Edges:
@@ -106,14 +103,26 @@ class Walker:
             edges.absorb(self.resolve_output(right, right_name), 0, None)
         return edges
 
+    def _projections(self, scope: Scope) -> tuple[dict[str, exp.Expr], list[exp.Expr]]:
+        """A select scope's projections by output name (first wins), and its stars."""
+        found = self._selects.get(id(scope))
+        if found is None:
+            named: dict[str, exp.Expr] = {}
+            stars: list[exp.Expr] = []
+            for projection in scope.expression.selects:
+                if is_star(projection):
+                    stars.append(projection)
+                else:
+                    named.setdefault(projection.alias_or_name, projection)
+            found = self._selects[id(scope)] = (named, stars)
+        return found
+
     def _select_output(self, scope: Scope, name: str) -> Edges:
-        selects = scope.expression.selects
-        for projection in selects:
-            if not _is_star(projection) and projection.alias_or_name == name:
-                return self._projection(scope, projection)
-        for projection in selects:
-            if not _is_star(projection):
-                continue
+        named, stars = self._projections(scope)
+        projection = named.get(name)
+        if projection is not None:
+            return self._projection(scope, projection)
+        for projection in stars:
             table = projection.table if isinstance(projection, exp.Column) else ""
             source = scope.sources.get(table) if table else self._single_source(scope)
             if source is not None:
@@ -129,17 +138,43 @@ class Walker:
             for arg in [body.this, *body.expressions]:
                 edges.absorb(self.resolve_ref(scope, arg), using_rank, body)
             return edges
+        dynamic = body.find(exp.Columns)
+        if dynamic is not None:
+            detail = f"{dynamic.sql()} selects columns by pattern"
+            edges.problems.append(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
         for occurrence in expr_walk(body, self.scope_of):
             node = occurrence.node
             if isinstance(node, exp.Column):
                 found = self.resolve_ref(scope, node)
             else:
                 found = self.subquery_value(node)
+                if isinstance(node.parent, exp.Exists):
+                    # EXISTS yields true/false from which rows match: a value computed from
+                    # the columns that decide the subquery's rows.
+                    edges.absorb(_rows_as_values(found), TRANSFORM, body)
+                    edges.merge_side(found)
+                    continue
             if occurrence.role == DIRECT:
                 edges.absorb(found, occurrence.rank, body)
             else:
                 edges.absorb_as(found, WINDOW, body)
+        named_windows = scope.expression.args.get("windows")
+        if named_windows:
+            self._named_windows(scope, body, named_windows, edges)
         return edges
+
+    def _named_windows(
+        self, scope: Scope, body: exp.Expr, named: list[exp.Expr], edges: Edges
+    ) -> None:
+        """``OVER w`` with ``WINDOW w AS (PARTITION BY ...)``: the keys are window edges."""
+        by_name = {window.name: window for window in named}
+        for window in body.find_all(exp.Window):
+            definition = by_name.get(window.text("alias"))
+            if definition is not None:
+                for key in ("partition_by", "order"):
+                    value = definition.args.get(key)
+                    for part in value if isinstance(value, list) else [value] if value else []:
+                        self.clause(scope, part, WINDOW, edges)
 
     def _using_rank(self, scope: Scope, projection: exp.Expr, body: exp.Expr) -> int | None:
         """Rank of a ``COALESCE(a.k, b.k) AS k`` that qualify wrote for a USING/NATURAL key.
@@ -190,7 +225,7 @@ class Walker:
             if owner is not None:
                 return self.resolve_in_source(owner, table, column).raised(TRANSFORM)
             return Edges.problem(f"{_UNKNOWN}: {column.sql()} names no source in scope")
-        source = self._single_source(scope)
+        source = self._owner(scope, name)
         if source is not None:
             return self.resolve_in_source(source, name, column)
         unnest = table_functions.unnest_alias(scope, name)
@@ -211,6 +246,10 @@ class Walker:
 
     def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:
         """An identity edge to ``table.name``, checked against (or added to) the schema."""
+        if not isinstance(table.this, exp.Identifier):
+            # A table function in FROM (read_parquet(...)): no relation to point at.
+            detail = f"column {name} comes from {table.this.sql()}"
+            return Edges.problem(f"{UnresolvedReason.UNKNOWN_TABLE.value}: {detail}")
         parts, columns = self.table_info(table)
         if columns is None:
             self.inferred.setdefault(parts, {})[name] = None
@@ -233,6 +272,36 @@ class Walker:
             self._tables[id(table)] = found
         return found
 
+    def _owner(self, scope: Scope, name: str) -> exp.Table | Scope | None:
+        """The one selected source that can hold unqualified column ``name``.
+
+        A source whose columns are known and lack ``name`` is ruled out (sound when the
+        schema is complete); with no candidate here, outer scopes are tried (correlation).
+        """
+        current: Scope | None = scope
+        while current is not None:
+            selected = current.selected_sources
+            if len(selected) == 1:
+                return next(iter(selected.values()))[1]
+            candidates = [source for _, source in selected.values() if self._may_hold(source, name)]
+            if len(candidates) == 1:
+                return candidates[0]
+            if candidates:
+                return None
+            current = current.parent
+        return None
+
+    def _may_hold(self, source: exp.Table | Scope, name: str) -> bool:
+        if isinstance(source, Scope):
+            if source.is_udtf or not isinstance(source.expression, exp.Select):
+                return True
+            named, stars = self._projections(source)
+            return name in named or bool(stars)
+        if source.args.get("pivots") or not isinstance(source.this, exp.Identifier):
+            return True
+        columns = self.table_info(source)[1]
+        return columns is None or name in columns
+
     def _single_source(self, scope: Scope) -> exp.Table | Scope | None:
         current: Scope | None = scope
         while current is not None:
@@ -249,80 +318,13 @@ class Walker:
     def scope_rows(self, scope: Scope) -> Edges:
         """Indirect edges of the clauses that decide the rows of ``scope`` and its sources."""
         found = self._scope_rows.get(id(scope))
-        if found is not None:
-            return found
-        edges = Edges()
-        self._scope_rows[id(scope)] = edges  # guards recursive CTEs
-        expr = scope.expression
-        if isinstance(expr, exp.SetOperation):
-            self._set_rows(scope, edges)
-        elif isinstance(expr, exp.Select):
-            self._select_rows(scope, expr, edges)
-        else:
-            for child in table_functions.inner_scopes(self, scope):
-                edges.merge_side(self.scope_rows(child))
-        return edges
+        if found is None:
+            found = self._scope_rows[id(scope)] = Edges()  # guards recursive CTEs
+            row_clauses.row_clauses(self, scope, found)
+        return found
 
-    def _set_rows(self, scope: Scope, edges: Edges) -> None:
-        expr = scope.expression
-        left, right = scope.set_operation_scopes
-        edges.merge_side(self.scope_rows(left))
-        edges.merge_side(self.scope_rows(right))
-        distinct = bool(expr.args.get("distinct"))
-        sides = (
-            [(right, True), (left, distinct)]
-            if isinstance(expr, exp.Except)
-            else [
-                (left, distinct),
-                (right, distinct),
-            ]
-        )
-        for side, dedup in sides:
-            if dedup:
-                for name in self.output_names(side):
-                    edges.absorb_as(self.resolve_output(side, name), DISTINCT, expr)
-
-    def _select_rows(self, scope: Scope, expr: exp.Select, edges: Edges) -> None:
-        for join in expr.args.get("joins") or []:
-            if join.args.get("on") is not None:
-                self._clause(scope, join.args["on"], JOIN, edges)
-        where = expr.args.get("where")
-        if where is not None:
-            conjuncts = where.this.flatten() if isinstance(where.this, exp.And) else [where.this]
-            for conjunct in conjuncts:
-                kind = JOIN if _is_correlation(scope, conjunct) else FILTER
-                self._clause(scope, conjunct, kind, edges)
-        group = expr.args.get("group")
-        if group is not None:
-            if group.args.get("all"):
-                for projection in expr.selects:
-                    if not _is_star(projection) and projection.find(exp.AggFunc) is None:
-                        found = self.resolve_output(scope, projection.alias_or_name)
-                        edges.absorb_as(found, GROUP_BY, group)
-            self._clause(scope, group, GROUP_BY, edges)
-        for key in ("having", "qualify"):
-            if expr.args.get(key) is not None:
-                self._clause(scope, expr.args[key], FILTER, edges)
-        distinct = expr.args.get("distinct")
-        order = expr.args.get("order")
-        if distinct is not None:
-            if distinct.args.get("on") is not None:
-                self._clause(scope, distinct.args["on"], DISTINCT, edges)
-                if order is not None:  # ORDER BY picks the row each DISTINCT ON group keeps
-                    self._clause(scope, order, SORT, edges)
-            else:
-                for name in self.output_names(scope):
-                    edges.absorb_as(self.resolve_output(scope, name), DISTINCT, distinct)
-        if order is not None and (expr.args.get("limit") or expr.args.get("fetch")):
-            self._clause(scope, order, SORT, edges)
-        for _, source in scope.selected_sources.values():
-            if isinstance(source, Scope):
-                edges.merge_side(self.scope_rows(source))
-            elif source.args.get("pivots"):
-                for pivot in source.args["pivots"]:
-                    edges.merge_side(table_functions.pivot_rows(self, source, pivot))
-
-    def _clause(self, scope: Scope, node: exp.Expr, kind: str, edges: Edges) -> None:
+    def clause(self, scope: Scope, node: exp.Expr, kind: str, edges: Edges) -> None:
+        """Add the columns of clause ``node`` in ``scope`` to ``edges`` as ``kind`` edges."""
         names: list[str] | None = None
         for occurrence in expr_walk(node, self.scope_of):
             ref = occurrence.node
@@ -343,6 +345,13 @@ class Walker:
                 edges.absorb_as(found, WINDOW, node)
 
 
+def _rows_as_values(found: Edges) -> Edges:
+    edges = Edges()
+    for key, _ in found.indirect:
+        edges.direct.setdefault(key, (TRANSFORM, None))
+    return edges
+
+
 def _find_source(scope: Scope, name: str) -> exp.Table | Scope | None:
     current: Scope | None = scope
     while current is not None:
@@ -351,21 +360,6 @@ def _find_source(scope: Scope, name: str) -> exp.Table | Scope | None:
             return source
         current = current.parent
     return None
-
-
-def _is_correlation(scope: Scope, conjunct: exp.Expr) -> bool:
-    if scope.parent is None or scope.is_cte or scope.is_root:
-        return False
-    return any(
-        column.table and column.table not in scope.sources
-        for column in conjunct.find_all(exp.Column)
-    )
-
-
-def _is_star(node: exp.Expr) -> bool:
-    return isinstance(node, exp.Star) or (
-        isinstance(node, exp.Column) and isinstance(node.this, exp.Star)
-    )
 
 
 def scope_walk(root: Scope, index: SchemaIndex) -> Walker:
