@@ -116,7 +116,11 @@ def column_lineage(
         root, problem = None, _one_line(error)
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(qualified, problem or f"not a query: {qualified.key}")
-    return _assemble(Walker(root, index), root, dialect)
+    try:
+        return _assemble(Walker(root, index), root, dialect)
+    except (*_QUALIFY_ERRORS, RecursionError) as error:
+        # A construct the walk does not expect: report every column, keep the caller going.
+        return _unsupported(qualified, f"cannot resolve: {type(error).__name__}: {error}")
 
 
 def _fresh(sql: str | exp.Expr, dialect: str) -> exp.Expr:

@@ -29,7 +29,7 @@ _TRANSPARENT = (exp.Alias, exp.Paren, exp.Subquery)
 class Occurrence(t.NamedTuple):
     """A column (or subquery) met in an expression, with the strength of its path."""
 
-    node: exp.Expr  # an exp.Column, or an exp.Query for a subquery
+    node: exp.Expr  # an exp.Column or exp.TableColumn, or an exp.Query for a subquery
     rank: int  # IDENTITY / TRANSFORM / AGGREGATE
     role: str  # DIRECT or WINDOW
 
@@ -54,6 +54,9 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
     stack: list[tuple[exp.Expr, int, str, frozenset[str]]] = [(root, IDENTITY, DIRECT, frozenset())]
     while stack:
         node, rank, role, params = stack.pop()
+        if isinstance(node, exp.TableColumn):  # a whole row used as a value (Postgres)
+            found.append(Occurrence(node, max(rank, TRANSFORM), role))
+            continue
         if isinstance(node, exp.Column):
             if not (params and _bound(node, params)):
                 found.append(Occurrence(node, rank, role))

@@ -144,7 +144,7 @@ class Walker:
             edges.problems.append(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
         for occurrence in expr_walk(body, self.scope_of):
             node = occurrence.node
-            if isinstance(node, exp.Column):
+            if not isinstance(node, exp.Query):
                 found = self.resolve_ref(scope, node)
             else:
                 found = self.subquery_value(node)
@@ -207,6 +207,8 @@ class Walker:
 
     def resolve_ref(self, scope: Scope, column: exp.Expr) -> Edges:
         """Resolve one column reference met in ``scope``."""
+        if isinstance(column, exp.TableColumn):
+            return self._whole_row(scope, column.name)
         if not isinstance(column, exp.Column):
             return Edges()
         table = column.table
@@ -232,6 +234,25 @@ class Walker:
         if unnest is not None:
             return table_functions.udtf_column(self, unnest, name)
         return Edges.problem(f"{_UNKNOWN}: column {name} is ambiguous or unknown")
+
+    def _whole_row(self, scope: Scope, name: str) -> Edges:
+        """A table's whole row used as one value (``to_json(t)``): every column of it."""
+        source = _find_source(scope, name)
+        names: t.Iterable[str] = ()
+        if isinstance(source, Scope):
+            names = () if self._projections_have_star(source) else self.output_names(source)
+        elif isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
+            names = self.table_info(source)[1] or ()
+        if source is None or not names:
+            reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
+            return Edges.problem(f"{reason}: row {name} used as a value, columns unknown")
+        edges = Edges()
+        for column in names:
+            edges.absorb(self.resolve_in_source(source, column, exp.column(column, name)), 0, None)
+        return edges
+
+    def _projections_have_star(self, scope: Scope) -> bool:
+        return isinstance(scope.expression, exp.Select) and bool(self._projections(scope)[1])
 
     def resolve_in_source(self, source: exp.Table | Scope, name: str, column: exp.Expr) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope)."""
@@ -338,6 +359,8 @@ class Walker:
                         found = self.resolve_ref(scope, ref)
                 else:
                     found = self.resolve_ref(scope, ref)
+            elif not isinstance(ref, exp.Query):
+                found = self.resolve_ref(scope, ref)
             else:
                 found = self.subquery_value(ref)
             edges.absorb_as(found, kind, node)

@@ -180,7 +180,7 @@ def _computed(walker: Walker, scope: Scope, node: exp.Expr) -> Edges:
     edges = Edges()
     for occurrence in expr_walk(node, walker.scope_of):
         ref = occurrence.node
-        if isinstance(ref, exp.Column):
+        if not isinstance(ref, exp.Query):
             found = walker.resolve_ref(scope, ref)
         else:
             found = walker.subquery_value(ref)
