@@ -258,13 +258,21 @@ class _Walk:
                     if seen is None:
                         self.distance[nxt] = level + 1
                         following.append(nxt)
-                    elif seen != level + 1 or not _stronger(composed, self.path_kind[nxt]):
+                    elif seen != level + 1 or not self._better(nxt, composed, hop):
                         continue
                     self.via[nxt], self.hop[nxt], self.path_kind[nxt] = ref, hop, composed
                     self.kind[nxt] = composed
             layer = following
             level += 1
         self._strongest(steps, set(starts))
+
+    def _better(self, ref: ColumnRef, composed: str, hop: str) -> bool:
+        """Whether a path of kind ``composed``, ending in ``hop``, beats the one ``ref`` has
+        (of the same length): a stronger kind, or the same kind ending in a direct edge."""
+        kept = self.path_kind[ref]
+        if _stronger(composed, kept):
+            return True
+        return composed == kept and hop in _RANK and self.hop[ref] not in _RANK
 
     def _strongest(
         self, steps: dict[ColumnRef, list[tuple[ColumnRef, str]]], starts: set[ColumnRef]

@@ -107,7 +107,7 @@ def _best(text: str, whole: SelectionError, head: str, partial: SelectionError) 
     for name, error in ((text, whole), (head, partial)):
         if error.message.startswith(f"'{name}' matches several nodes"):
             return error
-    if partial.suggestions and not whole.suggestions:
+    if partial.suggestions:
         return partial
     return whole
 
