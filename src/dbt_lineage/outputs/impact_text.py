@@ -3,7 +3,7 @@ distance, one line each with its kinds, then relations and exposures."""
 
 from __future__ import annotations
 
-from dbt_lineage.queries.impact import ImpactReport
+from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS, ImpactReport
 from dbt_lineage.types import ColumnRef
 
 _TITLES = {"impact": "Impact of", "upstream": "Upstream of", "downstream": "Downstream of"}
@@ -22,7 +22,7 @@ def impact_text(report: ImpactReport) -> str:
     ...     ("identity", "transform", "aggregate"))
     >>> print(impact_text(report))
     Impact of model.p.stg.x: 1 column, 1 relation, 0 exposures
-    Followed identity, transform and aggregate edges, to any depth.
+    Followed all direct edges, to any depth.
     <BLANKLINE>
     Distance 1
       model.p.mart.total  aggregate  [aggregate]  via model.p.stg.x
@@ -41,12 +41,14 @@ def impact_text(report: ImpactReport) -> str:
         return "\n".join(lines)
     width = min(_MAX_LABEL, max((len(_label(item.ref)) for item in report.columns), default=0))
     kind_width = max((len(item.kind) for item in report.columns), default=0)
+    paths = {item.ref: f"[{' > '.join(item.path_kinds)}]" for item in report.columns}
+    path_width = max(map(len, paths.values()), default=0)
     for distance, group in report.by_distance().items():
         lines += ["", f"Distance {distance}"]
         for item in group:
             lines.append(
                 f"  {_label(item.ref):<{width}}  {item.kind:<{kind_width}}  "
-                f"[{' > '.join(item.path_kinds)}]  via {_label(item.via)}"
+                f"{paths[item.ref]:<{path_width}}  via {_label(item.via)}"
             )
     if report.relations:
         type_width = max(len(item.type) for item in report.relations)
@@ -68,10 +70,14 @@ def impact_text(report: ImpactReport) -> str:
 
 
 def _followed(report: ImpactReport) -> str:
-    kinds = list(report.kinds)
-    named = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
-    depth = "to any depth" if report.depth is None else f"up to {report.depth} edge(s) away"
-    return f"Followed {named} edges, {depth}."
+    """Which edges the walk followed, and how far."""
+    families = []
+    for family, word in ((DIRECT_KINDS, "direct"), (INDIRECT_KINDS, "indirect")):
+        chosen = [kind for kind in family if kind in report.kinds]
+        if chosen:
+            families.append(f"all {word}" if len(chosen) == len(family) else ", ".join(chosen))
+    depth = "to any depth" if report.depth is None else f"up to {_count(report.depth, 'edge')} away"
+    return f"Followed {' and '.join(families) or 'no'} edges, {depth}."
 
 
 def _count(number: int, noun: str) -> str:
