@@ -6,6 +6,7 @@ from dbt_lineage.cli.build import build
 from dbt_lineage.cli.downstream import downstream
 from dbt_lineage.cli.impact import impact
 from dbt_lineage.cli.publish import publish
+from dbt_lineage.cli.trace import trace
 from dbt_lineage.cli.upstream import upstream
 
-COMMANDS = [build, upstream, downstream, impact, publish]
+COMMANDS = [build, upstream, downstream, impact, publish, trace]
