@@ -13,7 +13,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql import table_functions
+from dbt_lineage.sql import pivots, table_functions
 from dbt_lineage.sql.edges import DISTINCT, FILTER, GROUP_BY, JOIN, SORT, Edges, is_star
 
 if t.TYPE_CHECKING:
@@ -87,12 +87,11 @@ def _select_rows(walker: Walker, scope: Scope, expr: exp.Select, edges: Edges) -
                 edges.absorb_as(walker.resolve_output(scope, name), DISTINCT, distinct)
     if order is not None and (expr.args.get("limit") or expr.args.get("fetch")):
         walker.clause(scope, order, SORT, edges)
-    for _, source in scope.selected_sources.values():
+    for node, source in scope.selected_sources.values():
         if isinstance(source, Scope):
             edges.merge_side(walker.scope_rows(source))
-        elif source.args.get("pivots"):
-            for pivot in source.args["pivots"]:
-                edges.merge_side(table_functions.pivot_rows(walker, source, pivot))
+        for pivot in node.args.get("pivots") or []:
+            edges.merge_side(pivots.pivot_rows(walker, source, pivot))
 
 
 def _is_correlation(scope: Scope, conjunct: exp.Expr) -> bool:

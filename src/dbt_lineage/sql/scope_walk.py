@@ -14,7 +14,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql import row_clauses, table_functions
+from dbt_lineage.sql import pivots, row_clauses, table_functions
 from dbt_lineage.sql.edges import (
     WINDOW,
     Edges,
@@ -217,9 +217,9 @@ class Walker:
             source = _find_source(scope, table)
             if source is not None:
                 return self.resolve_in_source(source, name, column)
-            pivoted = table_functions.find_pivot(scope, table)
+            pivoted = pivots.find_pivot(scope, table)
             if pivoted is not None:
-                return table_functions.pivot_column(self, pivoted[0], pivoted[1], name, column)
+                return pivots.pivot_column(self, pivoted[0], pivoted[1], name, column)
             # `a.b` where `a` is no source: struct access on column `a` (sqlglot leaves
             # these as columns when it does not know the schema).
             db = column.text("db")
@@ -260,9 +260,9 @@ class Walker:
             if source.is_udtf:
                 return table_functions.udtf_column(self, source, name)
             return self.resolve_output(source, name)
-        pivots = source.args.get("pivots")
-        if pivots:
-            return table_functions.pivot_column(self, source, pivots[-1], name, column)
+        applied = source.args.get("pivots")
+        if applied:
+            return pivots.pivot_column(self, source, applied[-1], name, column)
         return self.base_column(source, name, column)
 
     def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:

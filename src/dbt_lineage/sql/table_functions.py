@@ -1,10 +1,8 @@
-"""Columns produced by table functions and by PIVOT / UNPIVOT.
+"""Columns produced by table functions: UNNEST, FLATTEN, LATERAL, VALUES.
 
 UNNEST elements, FLATTEN values and LATERAL function outputs are computed from their
 arguments (transform); a LATERAL subquery is an ordinary scope; VALUES rows are literals
-unless they read columns. PIVOT cells aggregate the pivoted values and the FOR column;
-UNPIVOT value columns copy the listed columns; the columns a pivot passes through are
-identity copies of the source.
+unless they read columns.
 """
 
 from __future__ import annotations
@@ -14,8 +12,8 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql.edges import GROUP_BY, Edges
-from dbt_lineage.sql.expr_walk import AGGREGATE, DIRECT, TRANSFORM, expr_walk
+from dbt_lineage.sql.edges import Edges
+from dbt_lineage.sql.expr_walk import DIRECT, TRANSFORM, expr_walk
 
 if t.TYPE_CHECKING:
     from dbt_lineage.sql.scope_walk import Walker
@@ -65,87 +63,6 @@ def inner_scopes(walker: Walker, scope: Scope) -> list[Scope]:
         inner = walker.scope_of.get(id(expr.this.unnest()))
         return [inner] if inner is not None else []
     return []
-
-
-def find_pivot(scope: Scope, alias: str) -> tuple[exp.Table, exp.Pivot] | None:
-    """The pivoted table and pivot that a column qualifier ``alias`` names."""
-    for _, source in scope.selected_sources.values():
-        if isinstance(source, exp.Table):
-            for pivot in source.args.get("pivots") or []:
-                if pivot.alias_or_name == alias:
-                    return source, pivot
-    return None
-
-
-def pivot_column(
-    walker: Walker, table: exp.Table, pivot: exp.Pivot, name: str, column: exp.Expr
-) -> Edges:
-    """Column ``name`` of the output of ``pivot`` applied to base table ``table``."""
-    if pivot.args.get("unpivot"):
-        return _unpivot_column(walker, table, pivot, name, column)
-    fields = pivot.args.get("fields") or []
-    consumed = [col for node in pivot.expressions + fields for col in node.find_all(exp.Column)]
-    if name in _pivot_cells(pivot):
-        edges = Edges()
-        for col in consumed:
-            found = walker.base_column(table, col.name, col)
-            edges.absorb(found, AGGREGATE, pivot)
-        return edges
-    return walker.base_column(table, name, column)
-
-
-def pivot_rows(walker: Walker, table: exp.Table, pivot: exp.Pivot) -> Edges:
-    """PIVOT groups rows by the columns it passes through (known only with a schema)."""
-    edges = Edges()
-    _, columns = walker.table_info(table)
-    if pivot.args.get("unpivot") or not columns:
-        return edges
-    fields = pivot.args.get("fields") or []
-    consumed = {
-        col.name for node in pivot.expressions + fields for col in node.find_all(exp.Column)
-    }
-    for name in columns:
-        if name not in consumed:
-            edges.absorb_as(walker.base_column(table, name, exp.column(name)), GROUP_BY, pivot)
-    return edges
-
-
-def _unpivot_column(
-    walker: Walker, table: exp.Table, pivot: exp.Pivot, name: str, column: exp.Expr
-) -> Edges:
-    value_names: list[str] = []
-    for node in pivot.expressions:
-        items = node.expressions if isinstance(node, exp.Tuple) else [node]
-        value_names.extend(item.name for item in items)
-    fields = pivot.args.get("fields") or []
-    name_columns = {field.this.name for field in fields if isinstance(field, exp.In)}
-    if name in name_columns:
-        return Edges()  # holds the names of the unpivoted columns: literals
-    if name not in value_names:
-        return walker.base_column(table, name, column)
-    position = value_names.index(name)
-    edges = Edges()
-    for field in fields:
-        for item in field.expressions if isinstance(field, exp.In) else []:
-            items = item.expressions if isinstance(item, exp.Tuple) else [item]
-            if position < len(items):
-                for col in items[position].find_all(exp.Column):
-                    edges.absorb(walker.base_column(table, col.name, col), 0, None)
-    return edges
-
-
-def _pivot_cells(pivot: exp.Pivot) -> set[str]:
-    cells = {col.name for col in pivot.args.get("columns") or []}
-    if cells:
-        return cells
-    aliases = [node.alias for node in pivot.expressions if isinstance(node, exp.Alias)]
-    for field in pivot.args.get("fields") or []:
-        for value in field.expressions if isinstance(field, exp.In) else []:
-            base = value.alias if isinstance(value, exp.PivotAlias) else value.name
-            cells.add(base)
-            for alias in aliases:
-                cells.update({f"{base}_{alias}", f"{alias}_{base}"})
-    return cells
 
 
 def _unnest_column(walker: Walker, scope: Scope, unnest: exp.Unnest, name: str) -> Edges:
@@ -199,6 +116,11 @@ def _inner_name(walker: Walker, inner: Scope, lateral: exp.Lateral, name: str) -
         if position < len(inner_names):
             return inner_names[position]
     return name
+
+
+def alias_columns(node: exp.Expr) -> list[str]:
+    """The column names of ``AS alias(c1, c2, ...)``, or []."""
+    return _alias_columns(node)
 
 
 def _alias_columns(node: exp.Expr) -> list[str]:
