@@ -15,7 +15,7 @@ import yaml
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
-from dbt_lineage.sql import expr_walk, schema_index
+from dbt_lineage.sql import expr_walk, pivot_statement, schema_index
 from dbt_lineage.sql.column_lineage import column_lineage
 
 CASES = Path(__file__).parent / "cases"
@@ -100,7 +100,9 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", [column_lineage_module, expr_walk, schema_index], ids=lambda m: m.__name__
+    "module",
+    [column_lineage_module, expr_walk, schema_index, pivot_statement],
+    ids=lambda m: m.__name__,
 )
 def test_doctests(module: t.Any) -> None:
     results = doctest.testmod(module)

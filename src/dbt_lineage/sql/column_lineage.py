@@ -22,6 +22,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import prequalify
 from dbt_lineage.sql.edges import Edges, dotted
+from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
 from dbt_lineage.sql.scope_walk import Walker
 from dbt_lineage.types import DirectKind, UnresolvedReason
@@ -125,14 +126,14 @@ def column_lineage(
 
 def _fresh(sql: str | exp.Expr, dialect: str) -> exp.Expr:
     if isinstance(sql, exp.Expr):
-        return sql.copy()
+        return pivot_statement(sql.copy(), dialect)
     try:
         statements = [stmt for stmt in sqlglot.parse(sql, dialect=dialect) if stmt is not None]
     except (ParseError, TokenError) as error:
         raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
     if not statements:
         raise SqlError("SQL does not parse: no statement found")
-    return statements[-1]
+    return pivot_statement(statements[-1], dialect)
 
 
 def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool) -> exp.Expr:

@@ -32,6 +32,7 @@ class Occurrence(t.NamedTuple):
     node: exp.Expr  # an exp.Column or exp.TableColumn, or an exp.Query for a subquery
     rank: int  # IDENTITY / TRANSFORM / AGGREGATE
     role: str  # DIRECT or WINDOW
+    field: str = ""  # the struct field read from the column (``col.f``, ``col['f']``), if any
 
 
 def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
@@ -56,6 +57,12 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
         node, rank, role, params = stack.pop()
         if isinstance(node, exp.TableColumn):  # a whole row used as a value (Postgres)
             found.append(Occurrence(node, max(rank, TRANSFORM), role))
+            continue
+        field = _field(node)
+        if field:
+            column = node.this
+            if not (params and _bound(column, params)):
+                found.append(Occurrence(column, max(rank, TRANSFORM), role, field))
             continue
         if isinstance(node, exp.Column):
             if not (params and _bound(node, params)):
@@ -91,6 +98,19 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
         for child in node.iter_expressions():
             stack.append((child, child_rank, role, params))
     return found
+
+
+def _field(node: exp.Expr) -> str:
+    """The field name of ``column.field`` or ``column['field']``, else ``""``."""
+    if not isinstance(node, (exp.Dot, exp.Bracket)) or not isinstance(node.this, exp.Column):
+        return ""
+    if isinstance(node, exp.Dot):
+        key = node.expression
+        return key.name if isinstance(key, exp.Identifier) else ""
+    keys = node.expressions
+    if len(keys) == 1 and isinstance(keys[0], exp.Literal) and keys[0].is_string:
+        return keys[0].name
+    return ""
 
 
 def _children(value: t.Any) -> list[exp.Expr]:

@@ -144,7 +144,9 @@ class Walker:
             edges.problems.append(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
         for occurrence in expr_walk(body, self.scope_of):
             node = occurrence.node
-            if not isinstance(node, exp.Query):
+            if occurrence.field:
+                found = self._field_ref(scope, node, occurrence.field)
+            elif not isinstance(node, exp.Query):
                 found = self.resolve_ref(scope, node)
             else:
                 found = self.subquery_value(node)
@@ -193,6 +195,28 @@ class Walker:
         if all(isinstance(arg, exp.Column) and arg.name == name for arg in args):
             return TRANSFORM if full else 0
         return None
+
+    def _field_ref(self, scope: Scope, column: exp.Expr, field: str) -> Edges:
+        """``column.field`` where a CTE or subquery built ``column`` as a struct literal:
+        only the field's expression is read, not the whole struct."""
+        source = _find_source(scope, column.text("table")) if column.text("table") else None
+        if isinstance(source, Scope) and isinstance(source.expression, exp.Select):
+            projection = self._projections(source)[0].get(column.name)
+            body = projection.unalias() if projection is not None else None
+            value = _struct_field(body, field) if isinstance(body, exp.Struct) else None
+            if value is not None:
+                edges = Edges()
+                for occurrence in expr_walk(value, self.scope_of):
+                    if isinstance(occurrence.node, exp.Query):
+                        found = self.subquery_value(occurrence.node)
+                    else:
+                        found = self.resolve_ref(source, occurrence.node)
+                    if occurrence.role == DIRECT:
+                        edges.absorb(found, occurrence.rank, value)
+                    else:
+                        edges.absorb_as(found, WINDOW, value)
+                return edges
+        return self.resolve_ref(scope, column)
 
     def subquery_value(self, query: exp.Expr) -> Edges:
         """All outputs of a subquery, with the clauses that decide its rows as indirect."""
@@ -366,6 +390,18 @@ class Walker:
             edges.absorb_as(found, kind, node)
             if occurrence.role == WINDOW and kind != WINDOW:
                 edges.absorb_as(found, WINDOW, node)
+
+
+def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
+    for wanted in dict.fromkeys((field, field.casefold())):
+        for item in struct.expressions:
+            if isinstance(item, exp.PropertyEQ) and item.this.name == wanted:
+                return item.expression
+            if isinstance(item, exp.Alias) and item.alias == wanted:
+                return item.this
+            if isinstance(item, exp.Column) and item.name == wanted:
+                return item
+    return None
 
 
 def _rows_as_values(found: Edges) -> Edges:
