@@ -28,6 +28,15 @@ from dbt_lineage.types import UnresolvedReason
 
 USING_META = "dbt_lineage_using"
 
+# Table functions that generate rows from their arguments instead of reading data.
+_GENERATORS = (
+    exp.GenerateSeries,
+    exp.ExplodingGenerateSeries,
+    exp.GenerateDateArray,
+    exp.GenerateTimestampArray,
+    exp.Unnest,
+)
+
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
 
 
@@ -292,7 +301,10 @@ class Walker:
     def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:
         """An identity edge to ``table.name``, checked against (or added to) the schema."""
         if not isinstance(table.this, exp.Identifier):
-            # A table function in FROM (read_parquet(...)): no relation to point at.
+            if isinstance(table.this, _GENERATORS):
+                # generate_series(...) and the like compute rows from their arguments.
+                return self._computed_from(table.this, column)
+            # A table function reading data (read_parquet(...)): no relation to point at.
             detail = f"column {name} comes from {table.this.sql()}"
             return Edges.problem(f"{UnresolvedReason.UNKNOWN_TABLE.value}: {detail}")
         parts, columns = self.table_info(table)
@@ -301,6 +313,25 @@ class Walker:
         elif name not in columns:
             return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
         return Edges.base((parts, name), column)
+
+    def _computed_from(self, function: exp.Expr, column: exp.Expr) -> Edges:
+        scope = self._scope_holding(column)
+        edges = Edges()
+        if scope is None:
+            return edges
+        for occurrence in expr_walk(function, self.scope_of):
+            if not isinstance(occurrence.node, exp.Query):
+                edges.absorb(self.resolve_ref(scope, occurrence.node), TRANSFORM, function)
+        return edges
+
+    def _scope_holding(self, node: exp.Expr) -> Scope | None:
+        current: exp.Expr | None = node
+        while current is not None:
+            scope = self.scope_of.get(id(current))
+            if scope is not None:
+                return scope
+            current = current.parent
+        return None
 
     def table_info(self, table: exp.Table) -> tuple[Parts, Columns | None]:
         """Normalised parts of a base table and its known columns (None when unknown)."""
