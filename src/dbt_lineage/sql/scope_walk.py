@@ -14,7 +14,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql import pivots, row_clauses, table_functions
+from dbt_lineage.sql import pivots, row_clauses, table_functions, value_refs
 from dbt_lineage.sql.edges import (
     WINDOW,
     Edges,
@@ -27,15 +27,6 @@ from dbt_lineage.sql.schema_index import Columns, SchemaIndex
 from dbt_lineage.types import UnresolvedReason
 
 USING_META = "dbt_lineage_using"
-
-# Table functions that generate rows from their arguments instead of reading data.
-_GENERATORS = (
-    exp.GenerateSeries,
-    exp.ExplodingGenerateSeries,
-    exp.GenerateDateArray,
-    exp.GenerateTimestampArray,
-    exp.Unnest,
-)
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
 
@@ -112,7 +103,7 @@ class Walker:
             edges.absorb(self.resolve_output(right, right_name), 0, None)
         return edges
 
-    def _projections(self, scope: Scope) -> tuple[dict[str, exp.Expr], list[exp.Expr]]:
+    def projections(self, scope: Scope) -> tuple[dict[str, exp.Expr], list[exp.Expr]]:
         """A select scope's projections by output name (first wins), and its stars."""
         found = self._selects.get(id(scope))
         if found is None:
@@ -127,7 +118,7 @@ class Walker:
         return found
 
     def _select_output(self, scope: Scope, name: str) -> Edges:
-        named, stars = self._projections(scope)
+        named, stars = self.projections(scope)
         projection = named.get(name)
         if projection is not None:
             return self._projection(scope, projection)
@@ -154,7 +145,7 @@ class Walker:
         for occurrence in expr_walk(body, self.scope_of):
             node = occurrence.node
             if occurrence.field:
-                found = self._field_ref(scope, node, occurrence.field)
+                found = value_refs.field_ref(self, scope, node, occurrence.field)
             elif not isinstance(node, exp.Query):
                 found = self.resolve_ref(scope, node)
             else:
@@ -171,21 +162,8 @@ class Walker:
                 edges.absorb_as(found, WINDOW, body)
         named_windows = scope.expression.args.get("windows")
         if named_windows:
-            self._named_windows(scope, body, named_windows, edges)
+            value_refs.named_windows(self, scope, body, named_windows, edges)
         return edges
-
-    def _named_windows(
-        self, scope: Scope, body: exp.Expr, named: list[exp.Expr], edges: Edges
-    ) -> None:
-        """``OVER w`` with ``WINDOW w AS (PARTITION BY ...)``: the keys are window edges."""
-        by_name = {window.name: window for window in named}
-        for window in body.find_all(exp.Window):
-            definition = by_name.get(window.text("alias"))
-            if definition is not None:
-                for key in ("partition_by", "order"):
-                    value = definition.args.get(key)
-                    for part in value if isinstance(value, list) else [value] if value else []:
-                        self.clause(scope, part, WINDOW, edges)
 
     def _using_rank(self, scope: Scope, projection: exp.Expr, body: exp.Expr) -> int | None:
         """Rank of a ``COALESCE(a.k, b.k) AS k`` that qualify wrote for a USING/NATURAL key.
@@ -205,28 +183,6 @@ class Walker:
             return TRANSFORM if full else 0
         return None
 
-    def _field_ref(self, scope: Scope, column: exp.Expr, field: str) -> Edges:
-        """``column.field`` where a CTE or subquery built ``column`` as a struct literal:
-        only the field's expression is read, not the whole struct."""
-        source = _find_source(scope, column.text("table")) if column.text("table") else None
-        if isinstance(source, Scope) and isinstance(source.expression, exp.Select):
-            projection = self._projections(source)[0].get(column.name)
-            body = projection.unalias() if projection is not None else None
-            value = _struct_field(body, field) if isinstance(body, exp.Struct) else None
-            if value is not None:
-                edges = Edges()
-                for occurrence in expr_walk(value, self.scope_of):
-                    if isinstance(occurrence.node, exp.Query):
-                        found = self.subquery_value(occurrence.node)
-                    else:
-                        found = self.resolve_ref(source, occurrence.node)
-                    if occurrence.role == DIRECT:
-                        edges.absorb(found, occurrence.rank, value)
-                    else:
-                        edges.absorb_as(found, WINDOW, value)
-                return edges
-        return self.resolve_ref(scope, column)
-
     def subquery_value(self, query: exp.Expr) -> Edges:
         """All outputs of a subquery, with the clauses that decide its rows as indirect."""
         child = self.scope_of[id(query)]
@@ -241,13 +197,13 @@ class Walker:
     def resolve_ref(self, scope: Scope, column: exp.Expr) -> Edges:
         """Resolve one column reference met in ``scope``."""
         if isinstance(column, exp.TableColumn):
-            return self._whole_row(scope, column.name)
+            return value_refs.whole_row(self, scope, column.name)
         if not isinstance(column, exp.Column):
             return Edges()
         table = column.table
         name = column.name
         if table:
-            source = _find_source(scope, table)
+            source = value_refs.find_source(scope, table)
             if source is not None:
                 return self.resolve_in_source(source, name, column)
             pivoted = pivots.find_pivot(scope, table)
@@ -256,7 +212,7 @@ class Walker:
             # `a.b` where `a` is no source: struct access on column `a` (sqlglot leaves
             # these as columns when it does not know the schema).
             db = column.text("db")
-            owner = _find_source(scope, db) if db else self._single_source(scope)
+            owner = value_refs.find_source(scope, db) if db else self._single_source(scope)
             if owner is not None:
                 return self.resolve_in_source(owner, table, column).raised(TRANSFORM)
             return Edges.problem(f"{_UNKNOWN}: {column.sql()} names no source in scope")
@@ -267,25 +223,6 @@ class Walker:
         if unnest is not None:
             return table_functions.udtf_column(self, unnest, name)
         return Edges.problem(f"{_UNKNOWN}: column {name} is ambiguous or unknown")
-
-    def _whole_row(self, scope: Scope, name: str) -> Edges:
-        """A table's whole row used as one value (``to_json(t)``): every column of it."""
-        source = _find_source(scope, name)
-        names: t.Iterable[str] = ()
-        if isinstance(source, Scope):
-            names = () if self._projections_have_star(source) else self.output_names(source)
-        elif isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
-            names = self.table_info(source)[1] or ()
-        if source is None or not names:
-            reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
-            return Edges.problem(f"{reason}: row {name} used as a value, columns unknown")
-        edges = Edges()
-        for column in names:
-            edges.absorb(self.resolve_in_source(source, column, exp.column(column, name)), 0, None)
-        return edges
-
-    def _projections_have_star(self, scope: Scope) -> bool:
-        return isinstance(scope.expression, exp.Select) and bool(self._projections(scope)[1])
 
     def resolve_in_source(self, source: exp.Table | Scope, name: str, column: exp.Expr) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope)."""
@@ -301,9 +238,9 @@ class Walker:
     def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:
         """An identity edge to ``table.name``, checked against (or added to) the schema."""
         if not isinstance(table.this, exp.Identifier):
-            if isinstance(table.this, _GENERATORS):
+            if isinstance(table.this, value_refs.GENERATORS):
                 # generate_series(...) and the like compute rows from their arguments.
-                return self._computed_from(table.this, column)
+                return value_refs.computed_from(self, table.this, column)
             # A table function reading data (read_parquet(...)): no relation to point at.
             detail = f"column {name} comes from {table.this.sql()}"
             return Edges.problem(f"{UnresolvedReason.UNKNOWN_TABLE.value}: {detail}")
@@ -313,25 +250,6 @@ class Walker:
         elif name not in columns:
             return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
         return Edges.base((parts, name), column)
-
-    def _computed_from(self, function: exp.Expr, column: exp.Expr) -> Edges:
-        scope = self._scope_holding(column)
-        edges = Edges()
-        if scope is None:
-            return edges
-        for occurrence in expr_walk(function, self.scope_of):
-            if not isinstance(occurrence.node, exp.Query):
-                edges.absorb(self.resolve_ref(scope, occurrence.node), TRANSFORM, function)
-        return edges
-
-    def _scope_holding(self, node: exp.Expr) -> Scope | None:
-        current: exp.Expr | None = node
-        while current is not None:
-            scope = self.scope_of.get(id(current))
-            if scope is not None:
-                return scope
-            current = current.parent
-        return None
 
     def table_info(self, table: exp.Table) -> tuple[Parts, Columns | None]:
         """Normalised parts of a base table and its known columns (None when unknown)."""
@@ -371,7 +289,7 @@ class Walker:
         if isinstance(source, Scope):
             if source.is_udtf or not isinstance(source.expression, exp.Select):
                 return True
-            named, stars = self._projections(source)
+            named, stars = self.projections(source)
             return name in named or bool(stars)
         if source.args.get("pivots") or not isinstance(source.this, exp.Identifier):
             return True
@@ -423,33 +341,11 @@ class Walker:
                 edges.absorb_as(found, WINDOW, node)
 
 
-def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
-    for wanted in dict.fromkeys((field, field.casefold())):
-        for item in struct.expressions:
-            if isinstance(item, exp.PropertyEQ) and item.this.name == wanted:
-                return item.expression
-            if isinstance(item, exp.Alias) and item.alias == wanted:
-                return item.this
-            if isinstance(item, exp.Column) and item.name == wanted:
-                return item
-    return None
-
-
 def _rows_as_values(found: Edges) -> Edges:
     edges = Edges()
     for key, _ in found.indirect:
         edges.direct.setdefault(key, (TRANSFORM, None))
     return edges
-
-
-def _find_source(scope: Scope, name: str) -> exp.Table | Scope | None:
-    current: Scope | None = scope
-    while current is not None:
-        source = current.sources.get(name)
-        if source is not None:
-            return source
-        current = current.parent
-    return None
 
 
 def scope_walk(root: Scope, index: SchemaIndex) -> Walker:
