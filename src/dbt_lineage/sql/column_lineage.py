@@ -115,6 +115,10 @@ def column_lineage(
         root = build_scope(qualified)
     except _QUALIFY_ERRORS as error:
         root, problem = None, _one_line(error)
+    if isinstance(qualified, exp.Pivot):
+        reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
+        detail = "PIVOT without an IN list takes its columns from the data"
+        return QueryLineage({}, [], {"*": f"{reason}: {detail}"}, {}, {})
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(qualified, problem or f"not a query: {qualified.key}")
     try:

@@ -15,6 +15,7 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql import pivots, table_functions
 from dbt_lineage.sql.edges import DISTINCT, FILTER, GROUP_BY, JOIN, SORT, Edges, is_star
+from dbt_lineage.sql.value_refs import find_source
 
 if t.TYPE_CHECKING:
     from dbt_lineage.sql.scope_walk import Walker
@@ -95,9 +96,13 @@ def _select_rows(walker: Walker, scope: Scope, expr: exp.Select, edges: Edges) -
 
 
 def _is_correlation(scope: Scope, conjunct: exp.Expr) -> bool:
-    if scope.parent is None or scope.is_cte or scope.is_root:
+    """Whether ``conjunct`` reads a column of an outer query (a correlation key)."""
+    parent = scope.parent
+    if parent is None or scope.is_cte or scope.is_root:
         return False
     return any(
-        column.table and column.table not in scope.sources
+        column.table
+        and column.table not in scope.sources
+        and find_source(parent, column.table) is not None
         for column in conjunct.find_all(exp.Column)
     )
