@@ -44,8 +44,14 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
     folded = {
         node_id: {name.casefold(): name for name in by_name} for node_id, by_name in columns.items()
     }
+    failed = {
+        item.node_id: item.reason
+        for result in lineage.nodes.values()
+        for item in result.diagnostics
+        if item.reason in _NODE_FAILURES
+    }
     for node_id, result in lineage.nodes.items():
-        edges.extend(_column_edges(node_id, result, relations, columns, folded))
+        edges.extend(_column_edges(node_id, result, relations, columns, folded, failed))
         for parent in relations[node_id].depends_on.nodes:
             if parent in nodes:
                 edges.append(
@@ -116,12 +122,13 @@ def _column_edges(
     relations: dict[str, ManifestNode],
     columns: dict[str, dict[str, LineageNode]],
     folded: dict[str, dict[str, str]],
+    failed: dict[str, str],
 ) -> list[LineageEdge]:
     edges = []
     for name, column in result.columns.items():
         target = ColumnRef(node_id, name)
         for edge in column.upstreams:
-            source = _canonical(edge.upstream, relations, columns, folded)
+            source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
             if source is None:
                 continue
             edges.append(
@@ -135,7 +142,7 @@ def _column_edges(
                 )
             )
     for edge in result.indirect:
-        source = _canonical(edge.upstream, relations, columns, folded)
+        source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
         if source is not None:
             edges.append(
                 LineageEdge.model_construct(
@@ -155,8 +162,14 @@ def _canonical(
     relations: dict[str, ManifestNode],
     columns: dict[str, dict[str, LineageNode]],
     folded: dict[str, dict[str, str]],
+    failed: dict[str, str],
+    reader: str,
 ) -> ColumnRef | None:
-    """The upstream column's node key, adding a column a source was not known to have."""
+    """The upstream column's node key, adding a column its relation was not known to have.
+
+    A source or seed simply has the column; a model whose SQL failed keeps its failure as the
+    reason; any other model was read for a column its SQL does not produce.
+    """
     by_name = columns.get(ref.node_id)
     if by_name is None:
         return None
@@ -166,14 +179,16 @@ def _canonical(
     if name is not None:
         return ColumnRef(ref.node_id, name)
     node = relations[ref.node_id]
-    resolved = node.resource_type in ("source", "seed")
-    by_name[ref.column] = _column_node(
-        node,
-        ColumnLineage(ref.column, "", [], "" if resolved else "unknown_column: not an output"),
-    )
+    if node.resource_type in ("source", "seed"):
+        reason = ""
+    else:
+        reason = failed.get(ref.node_id) or f"unknown_column: read by {reader}, not an output"
+    by_name[ref.column] = _column_node(node, ColumnLineage(ref.column, "", [], reason))
     folded[ref.node_id][ref.column.casefold()] = ref.column
     return ref
 
+
+_NODE_FAILURES = ("parse_error", "no_compiled_sql", "unsupported_sql")
 
 _NODE_TYPES = {
     "source": NodeType.SOURCE,

@@ -161,7 +161,9 @@ def _resolve_sql_node(
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return cached
-    inputs = NodeInputs(dialect, schema, frozenset(partial_names), index, own_columns)
+    inputs = NodeInputs(
+        dialect, schema, frozenset(partial_names), index, own_columns, frozenset(upstream_ids)
+    )
     result = resolve_node(node, inputs)
     if cache is not None:
         cache.put(key, result)

@@ -43,6 +43,8 @@ class NodeInputs:
     index: RelationIndex
     declared: dict[str, str]
     """The node's own declared columns (catalog or YAML), for types and as a fallback."""
+    upstream_ids: frozenset[str] = frozenset()
+    """The node's dependencies, which decide between relations that share a name."""
 
 
 def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
@@ -70,20 +72,20 @@ def _parse(sql: str, dialect: str, node: ManifestNode) -> exp.Expression:
         statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
     except (ParseError, SqlglotError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else "parse error"
-        raise SqlError(f"SQL does not parse: {first}", node_id=node.unique_id) from error
+        raise SqlError(
+            f"SQL does not parse ({first}); its columns stay unresolved: check the compiled SQL",
+            node_id=node.unique_id,
+        ) from error
     if not statements:
         raise SqlError("compiled SQL is empty", node_id=node.unique_id)
     expression = statements[-1]
-    with_ = expression.args.get("with")
-    if with_ is not None:
-        kept = [
-            cte for cte in with_.expressions if not cte.alias_or_name.startswith(EPHEMERAL_PREFIX)
-        ]
-        if len(kept) != len(with_.expressions):
-            if kept:
-                with_.set("expressions", kept)
-            else:
-                expression.set("with", None)
+    with_ = expression.find(exp.With)
+    if with_ is not None and with_.parent is expression:
+        kept = [cte for cte in with_.expressions if not cte.alias.startswith(EPHEMERAL_PREFIX)]
+        if not kept:
+            with_.pop()
+        elif len(kept) != len(with_.expressions):
+            with_.set("expressions", kept)
     return expression
 
 
@@ -109,7 +111,9 @@ def _map_columns(
         reason = lineage.unresolved.get(name, "")
         edges: dict[ColumnRef, DirectEdge] = {}
         for upstream in upstreams:
-            node_id = inputs.index.lookup(upstream.table_parts or (upstream.table,))
+            node_id = inputs.index.lookup(
+                upstream.table_parts or (upstream.table,), inputs.upstream_ids
+            )
             if node_id is None:
                 reason = reason or f"{UnresolvedReason.UNKNOWN_TABLE.value}: {upstream.table}"
                 continue
@@ -137,7 +141,9 @@ def _map_indirect(
 ) -> None:
     seen: set[tuple[ColumnRef, IndirectKind]] = set()
     for upstream in lineage.indirect:
-        node_id = inputs.index.lookup(upstream.table_parts or (upstream.table,))
+        node_id = inputs.index.lookup(
+            upstream.table_parts or (upstream.table,), inputs.upstream_ids
+        )
         if node_id is None or node_id == node.unique_id:
             continue
         ref = ColumnRef(node_id, upstream.column)
@@ -149,7 +155,7 @@ def _map_indirect(
 
 def _map_inferred(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage) -> None:
     for parts, columns in lineage.inferred_schema.items():
-        node_id = inputs.index.lookup(parts)
+        node_id = inputs.index.lookup(parts, inputs.upstream_ids)
         if node_id is not None and node_id != result.node_id:
             result.inferred.setdefault(node_id, {}).update(columns)
 

@@ -1,0 +1,176 @@
+"""``dbt-lineage build`` on real dbt projects: coverage, diagnostics, exit codes, cache."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from dbt_lineage.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def _build(project: Path, *args: str) -> Result:
+    main._register()
+    return CliRunner().invoke(main.cli, ["build", "--project-dir", str(project), *args])
+
+
+def _lineage(project: Path) -> dict:
+    return json.loads((project / "target" / "lineage.json").read_text())
+
+
+def _unresolved(document: dict) -> dict[tuple[str, str], str]:
+    return {
+        (node_id, name): column["reason"]
+        for node_id, node in document["nodes"].items()
+        for name, column in node["columns"].items()
+        if column.get("resolved") is False
+    }
+
+
+@pytest.fixture(scope="module")
+def template(template_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the built template, so cache tests can change its manifest."""
+    copy = tmp_path_factory.mktemp("template") / "shop"
+    shutil.copytree(template_project, copy, symlinks=True)
+    return copy
+
+
+def test_template_resolves_every_column(template: Path) -> None:
+    result = _build(template, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert "(100.0%)" in result.output
+    document = _lineage(template)
+    assert _unresolved(document) == {}
+    kinds = {node["type"] for node in document["nodes"].values()}
+    assert kinds == {"source", "seed", "model", "snapshot", "exposure"}
+    email = document["nodes"]["model.shop.stg_customers"]["columns"]["email"]
+    assert email["meta"] == {"classification": "pii"}
+    assert document["edges"]["direct"]["model.shop.stg_customers"]["email"] == [
+        {
+            "node": "source.shop.ecom.raw_customers",
+            "column": "email",
+            "layer": "schema",
+            "kind": "transform",
+            "expression": "LOWER(TRIM(source.email))",
+        }
+    ]
+    exposure_parents = {
+        e["node"] for e in document["edges"]["depends"]["exposure.shop.weekly_revenue"]
+    }
+    assert "model.shop.customers" in exposure_parents
+
+
+def test_ephemeral_model_sits_between_its_reader_and_its_inputs(template: Path) -> None:
+    _build(template)
+    direct = _lineage(template)["edges"]["direct"]
+    upstream = {(e["node"], e["column"]) for e in direct["model.shop.orders"]["credit_card_amount"]}
+    assert upstream == {("model.shop.int_order_payments", "credit_card_amount")}
+    assert {e["kind"] for e in direct["model.shop.int_order_payments"]["total_amount"]} == {
+        "aggregate"
+    }
+
+
+def test_second_build_comes_from_cache_and_a_change_is_resolved_again(template: Path) -> None:
+    assert _build(template).exit_code == 0
+    warm = _build(template)
+    assert "0 node(s) resolved, 9 from cache" in warm.output
+    manifest_path = template / "target" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    node = manifest["nodes"]["model.shop.customers"]
+    node["compiled_code"] = node["compiled_code"].replace("as customer_type", "as customer_segment")
+    manifest_path.write_text(json.dumps(manifest))
+    changed = _build(template)
+    assert "1 node(s) resolved, 8 from cache" in changed.output
+    columns = _lineage(template)["nodes"]["model.shop.customers"]["columns"]
+    assert "customer_segment" in columns
+    cold = _build(template, "--no-cache")
+    assert "9 node(s) resolved, 0 from cache" in cold.output
+
+
+def test_select_builds_the_node_and_what_it_reads(template: Path, tmp_path: Path) -> None:
+    output = tmp_path / "lineage.json"
+    result = _build(template, "--select", "stg_orders", "--output", str(output))
+    assert result.exit_code == 0, result.output
+    nodes = set(json.loads(output.read_text())["nodes"])
+    assert "model.shop.stg_orders" in nodes and "source.shop.ecom.raw_orders" in nodes
+    assert "model.shop.customers" not in nodes
+
+
+def test_broken_models_become_diagnostics_and_the_rest_keeps_its_lineage(
+    broken_project: Path,
+) -> None:
+    result = _build(broken_project, "--no-cache")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    [parse_line] = [line for line in lines if "model.broken.map_pick_rates" in line]
+    assert "[models/map_pick_rates.sql]" in parse_line and "does not parse" in parse_line
+    [missing_line] = [line for line in lines if "model.broken.player_kd_ratio" in line]
+    assert "[models/player_kd_ratio.sql]" in missing_line and "headshots" in missing_line
+    document = _lineage(broken_project)
+    reasons = {item["node_id"]: item["reason"] for item in document["diagnostics"]}
+    assert reasons == {
+        "model.broken.map_pick_rates": "parse_error",
+        "model.broken.player_kd_ratio": "unknown_column",
+    }
+    unresolved = _unresolved(document)
+    assert unresolved[("model.broken.player_kd_ratio", "headshots")].startswith("unknown_column")
+    assert {key for key in unresolved if key[0] not in reasons} == set()
+    leaderboard = document["edges"]["direct"]["model.broken.player_leaderboard"]
+    assert leaderboard and all(edges for edges in leaderboard.values())
+
+
+def test_strict_fails_when_a_column_is_unresolved(broken_project: Path, tmp_path: Path) -> None:
+    result = _build(broken_project, "--strict", "--output", str(tmp_path / "l.json"))
+    assert result.exit_code == 1
+    assert "--strict: 3 column(s) unresolved" in result.output
+
+
+def test_unsupported_manifest_is_one_line_error(tmp_path: Path) -> None:
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "manifest.json").write_text(
+        json.dumps(
+            {
+                "metadata": {
+                    "dbt_schema_version": "https://schemas.getdbt.com/dbt/manifest/v4.json"
+                },
+                "nodes": {},
+            }
+        )
+    )
+    result = _build(tmp_path)
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1
+    assert result.output.startswith("Error: unsupported manifest version v4")
+    assert "Traceback" not in result.output
+
+
+def test_constructs_fixture_resolves_every_column(duckdb_constructs_project: Path) -> None:
+    result = _build(duckdb_constructs_project, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert _unresolved(_lineage(duckdb_constructs_project)) == {}
+
+
+def test_postgres_fixture_resolves_every_column(postgres_project: Path) -> None:
+    result = _build(postgres_project, "--no-cache")
+    assert result.exit_code == 0, result.output
+    document = _lineage(postgres_project)
+    assert document["metadata"]["adapter_type"] == "postgres"
+    assert _unresolved(document) == {}
+
+
+def test_snowflake_compiled_fixture_without_catalog(
+    snowflake_compiled_project: Path, tmp_path: Path
+) -> None:
+    output = tmp_path / "lineage.json"
+    result = _build(snowflake_compiled_project, "--no-cache", "--output", str(output))
+    assert result.exit_code == 0, result.output
+    assert "No catalog.json" in result.output
+    document = json.loads(output.read_text())
+    assert document["metadata"]["adapter_type"] == "snowflake"
+    assert _unresolved(document) == {}
