@@ -91,7 +91,7 @@
     {% set dialect = dbt_lineage[name ~ '__lineage_dialect']() %}
     {% set relations = {} %}
     {% for table in dbt_lineage._lineage_tables() %}
-      {% do relations.update({table: (schema ~ '.' ~ table) if name != 'bigquery' else (schema[:-1] ~ '.' ~ table ~ '`')}) %}
+      {% do relations.update({table: (schema ~ '.' ~ table) if name != 'bigquery' else (schema ~ '.`' ~ table ~ '`')}) %}
     {% endfor %}
     {% set insert = dbt_lineage._insert_statements(relations.lineage_node_runs, dbt_lineage._node_runs_columns(), rows, dialect, 1000000, 5000)[0] %}
     {% do report.update({name: {

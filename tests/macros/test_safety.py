@@ -1,0 +1,164 @@
+"""Safety at scale: escaping round trips, statement size limits, rendered SQL of the
+adapters we cannot connect to here, and failure handling on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from .conftest import PG_DSN, REPO, DbtProject, copy_project, drop_pg_schemas, postgres_available
+
+pytestmark = pytest.mark.slow
+
+TRICKY = "it's \"q\" $$ $dbt_lineage$ a\\b \\' \\\\ \nline2\r\n\tü 日本 😀 '';--"
+
+
+def test_tricky_text_round_trips_exactly(shop):
+    """Quotes, $$, newlines, backslashes and non-ASCII in node names, messages and vars."""
+    out = shop.operation_json(
+        "record_fake_run", {"n": 3, "text": TRICKY}, env={}
+    )
+    inv = out["invocation_id"]
+    assert out["text"] == TRICKY  # what dbt handed the macro is what we meant to send
+
+    runs = {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv}'")}
+    assert set(runs) == {f"model.fake.{TRICKY}node_{i}" for i in range(3)}
+    for i in range(3):
+        run = runs[f"model.fake.{TRICKY}node_{i}"]
+        assert run["node_name"] == f"{TRICKY}node_{i}"
+        assert run["message"] == f"OK {TRICKY}"
+        assert run["relation_name"] == f'"db"."schema"."{TRICKY}node_{i}"'
+    edges = shop.rows("lineage_run_inputs", f"invocation_id = '{inv}'")
+    assert {(e["unique_id"], e["input_unique_id"]) for e in edges} >= {
+        (f"model.fake.{TRICKY}node_1", f"model.fake.{TRICKY}node_0")
+    }
+
+    # vars: the invocation's args column holds them as JSON, exactly
+    shop.dbt("seed", "--select", "raw_orders", "--vars", json.dumps({"tricky": TRICKY}, ensure_ascii=False))
+    inv2 = shop.run_results()["metadata"]["invocation_id"]
+    (row,) = shop.rows("lineage_invocations", f"invocation_id = '{inv2}'")
+    args = row["args"] if isinstance(row["args"], dict) else json.loads(row["args"])
+    assert args["vars"]["tricky"] == TRICKY
+
+
+def test_ten_thousand_results_are_split_under_the_size_limit(duckdb_shop):
+    report = duckdb_shop.operation_json("check_batching", {"n": 10000, "text": TRICKY})
+    for dialect, found in report.items():
+        assert sum(found["rows"]) == 10000, dialect
+        assert len(found["sizes"]) > 1, dialect  # 10,000 rows do not fit in one statement
+        assert max(found["sizes"]) < found["limit"], dialect  # as sent, guard included
+    assert report["bigquery"]["limit"] < report["duckdb"]["limit"] <= 1_000_000
+
+
+def test_ten_thousand_results_are_written(duckdb_shop):
+    out = duckdb_shop.operation_json("record_fake_run", {"n": 10000, "text": "n"})
+    inv = out["invocation_id"]
+    assert duckdb_shop.query(
+        f"select count(*), count(distinct unique_id) from shop_lineage.lineage_node_runs where invocation_id = '{inv}'"
+    ) == [(10000, 10000)]
+    assert duckdb_shop.query(
+        f"select count(*) from shop_lineage.lineage_run_inputs where invocation_id = '{inv}'"
+    ) == [(19999,)]
+
+
+def test_rendered_sql_of_each_adapter(duckdb_shop):
+    sql = duckdb_shop.operation_json("render_dialect_sql", {"text": TRICKY})
+
+    sf = sql["snowflake"]
+    assert "adapter_response variant" in sf["create_table"]
+    assert "execute_started_at timestamp_ntz" in sf["create_table"]
+    assert "\nselect column1, column2" in sf["insert"] and "parse_json(column19)" in sf["insert"]
+    assert "from values\n(" in sf["insert"]
+    assert sf["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
+    assert sf["guarded_insert"].startswith("execute immediate 'begin\n")
+    assert "when other then" in sf["guarded_insert"] and "return sqlerrm" in sf["guarded_insert"]
+    assert sf["resolve"].startswith("update analytics.dbt_lineage.lineage_run_inputs as target")
+
+    bq = sql["bigquery"]
+    assert "adapter_response json" in bq["create_table"] and "rows_affected int64" in bq["create_table"]
+    assert "safe.parse_json('{" in bq["insert"]
+    assert "insert into `proj`.`dbt_lineage`.`lineage_node_runs` (" in bq["insert"]
+    assert bq["create_schema"] == "create schema if not exists `proj`.`dbt_lineage`"
+    assert "\n" not in bq["escaped"]  # BigQuery single-quoted strings hold no raw newline
+    assert bq["escaped"] == "'" + (
+        TRICKY.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r")
+    ) + "'"
+    assert "exception when error then" in bq["guarded_insert"] and "@@error.message" in bq["guarded_insert"]
+    assert "with recursive start_run" in bq["provenance"] and "provenance as (" in bq["provenance"]
+
+    db = sql["databricks"]
+    assert "adapter_response string" in db["create_table"] and "execution_time double" in db["create_table"]
+    assert db["add_column"] == "alter table dbt_lineage.lineage_node_runs add columns (message string)"
+    assert db["resolve"].startswith("merge into dbt_lineage.lineage_run_inputs as target")
+    assert db["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    assert db["guarded_insert"] == db["insert"]  # no error handler: failures raise (ADR 0002)
+
+    rs = sql["redshift"]
+    assert "adapter_response super" in rs["create_table"] and "message varchar(65535)" in rs["create_table"]
+    assert "json_parse('{" in rs["insert"]
+    assert rs["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
+    assert "provenance (depth, unique_id, invocation_id) as (" in rs["provenance"]
+
+    pg = sql["postgres"]
+    assert "adapter_response jsonb" in pg["create_table"]
+    assert pg["escaped"] == "'" + TRICKY.replace("'", "''") + "'"
+    # the DO block's dollar tag never occurs in the data it wraps
+    assert pg["guarded_insert"].startswith("do $dbt_lineage_0$\n")
+    assert pg["create_schema"] == "create schema if not exists dbt_lineage"
+
+    for name, rendered in sql.items():
+        assert [s.split(" where ")[0] for s in rendered["purge"]][2].startswith("delete from"), name
+        assert rendered["delete"].endswith("where invocation_id = 'inv-1'"), name
+
+
+@pytest.fixture
+def limited_role():
+    """A PostgreSQL role that may build its own schema but only read the lineage schema."""
+    if not postgres_available():
+        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
+    import psycopg2
+
+    role = f"lineage_ro_{uuid.uuid4().hex[:8]}"
+    schema = f"lim_{uuid.uuid4().hex[:8]}"
+    con = psycopg2.connect(PG_DSN)
+    con.autocommit = True
+    with con.cursor() as cur:
+        cur.execute(f"create role {role} login")
+        cur.execute(f"create schema {schema} authorization {role}")
+        cur.execute(f"create schema {schema}_lineage")
+        cur.execute(f"grant usage on schema {schema}_lineage to {role}")  # no create
+    con.close()
+    yield role, schema
+    drop_pg_schemas(schema, f"{schema}_lineage")
+    con = psycopg2.connect(PG_DSN)
+    con.autocommit = True
+    with con.cursor() as cur:
+        cur.execute(f"drop role if exists {role}")
+    con.close()
+
+
+def test_postgres_role_without_write_privilege(limited_role, tmp_path):
+    role, schema = limited_role
+    project = DbtProject(
+        path=copy_project(REPO / "integration_tests", tmp_path / "shop"),
+        target="postgres",
+        env={"DBT_LINEAGE_PG_USER": role, "DBT_LINEAGE_PG_SCHEMA": schema},
+        schema=schema,
+    )
+    project.dbt("deps")
+
+    ok = project.dbt("build")  # succeeds: the hook only warns
+    assert "dbt_lineage could not record invocation" in ok.stdout
+    assert f"{schema}_lineage.lineage_invocations: permission denied for schema {schema}_lineage" in ok.stdout
+    assert project.query(
+        f"select count(*) from information_schema.tables where table_schema = '{schema}_lineage'"
+    ) == [(0,)]
+    assert project.query(f"select count(*) from {schema}.orders") == [(5,)]  # the run itself worked
+
+    failed = project.dbt("build", "--vars", "{dbt_lineage_fail_on_error: true}", check=False)
+    assert failed.returncode != 0
+    assert "dbt_lineage could not record invocation" in failed.stdout
+    assert "dbt_lineage_fail_on_error is true" in failed.stdout
+    assert "permission denied" in failed.stdout
