@@ -21,7 +21,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import prequalify
-from dbt_lineage.sql.edges import Edges, dotted
+from dbt_lineage.sql.edges import Edges, dotted, is_star
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
 from dbt_lineage.sql.scope_walk import Walker
@@ -228,9 +228,7 @@ def _unexpanded_star(root: Scope) -> str:
     if not isinstance(expr, exp.Select):
         return ""
     for projection in expr.selects:
-        if isinstance(projection, exp.Star) or (
-            isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star)
-        ):
+        if is_star(projection):
             return f"{projection.sql()} over a source whose columns are unknown"
     return ""
 

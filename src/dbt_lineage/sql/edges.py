@@ -104,7 +104,9 @@ def dotted(parts: t.Sequence[str]) -> str:
 
 
 def is_star(node: exp.Expr) -> bool:
-    """Whether a projection is ``*`` or ``t.*`` (left unexpanded by qualify)."""
-    return isinstance(node, exp.Star) or (
-        isinstance(node, exp.Column) and isinstance(node.this, exp.Star)
+    """Whether a projection is ``*``, ``t.*`` or ``expr.*`` (left unexpanded by qualify)."""
+    return (
+        isinstance(node, exp.Star)
+        or (isinstance(node, (exp.Column, exp.Dot)) and isinstance(node.args.get("this"), exp.Star))
+        or (isinstance(node, exp.Dot) and isinstance(node.expression, exp.Star))
     )

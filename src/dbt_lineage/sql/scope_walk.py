@@ -59,7 +59,13 @@ class Walker:
         if isinstance(expr, exp.SetOperation) and expr.args.get("by_name"):
             left, right = scope.set_operation_scopes
             names = self.output_names(left)
-            return names + [name for name in self.output_names(right) if name not in names]
+            right_names = self.output_names(right)
+            side = (expr.text("side") or "").upper()
+            if side == "INNER":
+                return [name for name in names if name in right_names]
+            if side == "LEFT":
+                return names
+            return names + [name for name in right_names if name not in names]
         if isinstance(expr, exp.Query):
             return [select.alias_or_name for select in expr.selects if not is_star(select)]
         return []
@@ -123,6 +129,8 @@ class Walker:
         if projection is not None:
             return self._projection(scope, projection)
         for projection in stars:
+            if isinstance(projection, exp.Dot):
+                continue  # expr.* expands a struct value, not a source
             table = projection.table if isinstance(projection, exp.Column) else ""
             source = scope.sources.get(table) if table else self._single_source(scope)
             if source is not None:
@@ -238,6 +246,9 @@ class Walker:
     def base_column(self, table: exp.Table, name: str, column: exp.Expr) -> Edges:
         """An identity edge to ``table.name``, checked against (or added to) the schema."""
         if not isinstance(table.this, exp.Identifier):
+            if table.this is None:
+                detail = f"column {name} comes from {table.sql()}"
+                return Edges.problem(f"{UnresolvedReason.UNKNOWN_TABLE.value}: {detail}")
             if isinstance(table.this, value_refs.GENERATORS):
                 # generate_series(...) and the like compute rows from their arguments.
                 return value_refs.computed_from(self, table.this, column)
