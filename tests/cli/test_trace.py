@@ -66,10 +66,11 @@ def lineage(project: Path, *args: str) -> Result:
     main._register()
     previous = Path.cwd()
     os.chdir(project)
+    dirs = ["--project-dir", str(project)]
+    if args[0] in ("publish", "trace"):
+        dirs += ["--profiles-dir", str(project)]
     try:
-        return CliRunner().invoke(
-            main.cli, [*args, "--project-dir", str(project), "--profiles-dir", str(project)]
-        )
+        return CliRunner().invoke(main.cli, [*args, *dirs])
     finally:
         os.chdir(previous)
 

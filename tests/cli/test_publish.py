@@ -1,0 +1,215 @@
+"""``dbt-lineage publish`` end to end: real dbt, then the edges written through dbt's own
+adapter to DuckDB (the template) and to the PostgreSQL server (fixtures/postgres_shop)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import typing as t
+import uuid
+from pathlib import Path
+
+import pytest
+from tests.cli.test_trace import (
+    drop_postgres_schemas,
+    duckdb_profiles,
+    duckdb_rows,
+    lineage,
+    postgres_profiles,
+    postgres_rows,
+)
+from tests.dbt_projects import REPO, copy_project, dbt
+
+from dbt_lineage.graph.io import load_graph
+from dbt_lineage.graph.save import save_graph
+from dbt_lineage.outputs.warehouse import publish as writer
+from dbt_lineage.outputs.warehouse.connection import connection
+from dbt_lineage.outputs.warehouse.edge_rows import EdgeRow
+
+pytestmark = pytest.mark.slow
+
+NASTY = (
+    "it's a \"test\" $$ dollar $$ $tag$ \\backslash\\ \\' \n newline \r\n tab\t "
+    "ünïcödé ✓ 漢字 '' -- not a comment; /* nor this */ end"
+)
+
+
+def json_edges(path: Path) -> list[tuple[t.Any, ...]]:
+    """The edges of a lineage.json, read from the document itself, as table rows."""
+    document = json.loads(path.read_text())
+    edges = []
+    for node, by_column in document["edges"]["direct"].items():
+        for column, entries in by_column.items():
+            edges += [("direct", e["node"], e.get("column"), node, column) for e in entries]
+    for edge_type in ("indirect", "depends"):
+        for node, entries in document["edges"][edge_type].items():
+            edges += [(edge_type, e["node"], e.get("column"), node, None) for e in entries]
+    return edges
+
+
+def manifest_edges(path: Path) -> set[tuple[str, str]]:
+    """(parent, child) depends_on pairs between relations, and relations to exposures."""
+    manifest = json.loads(path.read_text())
+    relations = {
+        uid: node
+        for uid, node in manifest["nodes"].items()
+        if node["resource_type"] in ("model", "seed", "snapshot")
+        and node.get("config", {}).get("enabled", True)
+    }
+    relations.update(manifest["sources"])
+    children = {**relations, **manifest.get("exposures", {})}
+    return {
+        (parent, child)
+        for child, node in children.items()
+        for parent in node.get("depends_on", {}).get("nodes", [])
+        if parent in relations
+    }
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The template on DuckDB (no hook: publish creates the lineage schema itself)."""
+    root = tmp_path_factory.mktemp("publish_duckdb")
+    project = copy_project(REPO / "dbt_project_template", root)
+    (project / "profiles.yml").write_text(duckdb_profiles("shop", root / "shop.duckdb"))
+    dbt(project, "build")
+    result = lineage(project, "build")
+    assert result.exit_code == 0, result.output
+    return project
+
+
+def edge_count(project: Path, checksum: str) -> int:
+    ((count,),) = duckdb_rows(
+        project.parent / "shop.duckdb",
+        "select count(*) from main_lineage.lineage_column_edges where manifest_checksum = ?",
+        [checksum],
+    )
+    return count
+
+
+def test_publish_writes_every_edge_of_lineage_json_once(shop: Path) -> None:
+    path = shop / "target" / "lineage.json"
+    expected = json_edges(path)
+    checksum = load_graph(path).metadata.manifest_checksum
+    for _ in range(2):
+        result = lineage(shop, "publish")
+        assert result.exit_code == 0, result.output
+        assert f"Published {len(expected)} edges from lineage.json" in result.stdout
+        assert edge_count(shop, checksum) == len(expected)
+    rows = duckdb_rows(
+        shop.parent / "shop.duckdb",
+        "select edge_type, from_unique_id, from_column, to_unique_id, to_column, layer, "
+        "project, origin from main_lineage.lineage_column_edges where manifest_checksum = ?",
+        [checksum],
+    )
+    assert sorted(row[:5] for row in rows) == sorted(expected)
+    assert {row[5:] for row in rows} == {("schema", "shop", "lineage.json")}
+
+
+def test_without_lineage_json_the_manifest_edges_are_published(shop: Path, tmp_path: Path) -> None:
+    target = tmp_path / "target"
+    target.mkdir()
+    shutil.copy(shop / "target" / "manifest.json", target / "manifest.json")
+    checksum = hashlib.sha256((target / "manifest.json").read_bytes()).hexdigest()
+    result = lineage(shop, "publish", "--target-path", str(target))
+    assert result.exit_code == 0, result.output
+    assert "No lineage.json" in result.stderr
+    assert "publishing the manifest's model-level edges" in result.stderr
+    rows = duckdb_rows(
+        shop.parent / "shop.duckdb",
+        "select from_unique_id, to_unique_id, edge_type, from_column, origin "
+        "from main_lineage.lineage_column_edges where manifest_checksum = ?",
+        [checksum],
+    )
+    expected = manifest_edges(target / "manifest.json")
+    assert expected and len(rows) == len(expected)
+    assert {row[:2] for row in rows} == expected
+    assert {row[2:] for row in rows} == {("depends", None, "manifest.json")}
+
+
+@pytest.mark.parametrize("warehouse", ["duckdb", "postgres"])
+def test_values_round_trip_exactly(
+    warehouse: str, shop: Path, postgres_shop: tuple[Path, str], tmp_path: Path
+) -> None:
+    project = shop if warehouse == "duckdb" else postgres_shop[0]
+    graph = load_graph(project / "target" / "lineage.json")
+    checksum = f"roundtrip-{uuid.uuid4().hex}"
+    edge = graph.edges[0].model_copy(update={"expression": NASTY, "kind": "identity"})
+    graph = graph.model_copy(
+        update={
+            "edges": [edge],
+            "metadata": graph.metadata.model_copy(update={"manifest_checksum": checksum}),
+        }
+    )
+    save_graph(graph, tmp_path / "lineage.json")
+    result = lineage(project, "publish", "--lineage", str(tmp_path / "lineage.json"))
+    assert result.exit_code == 0, result.output
+    sql = "select expression from {schema}.lineage_column_edges where manifest_checksum = "
+    if warehouse == "duckdb":
+        path = shop.parent / "shop.duckdb"
+        rows = duckdb_rows(path, sql.format(schema="main_lineage") + "?", [checksum])
+    else:
+        rows = postgres_rows(sql.format(schema=postgres_shop[1]) + "%s", (checksum,))
+    assert rows == [(NASTY,)]
+
+
+def test_large_publishes_are_split_into_statements(shop: Path) -> None:
+    rows = [
+        EdgeRow(
+            "direct", "transform", f"model.shop.a{i}", "x", "model.shop.b", "y", NASTY, "schema"
+        )
+        for i in range(3000)
+    ]
+    checksum = f"batches-{uuid.uuid4().hex}"
+    with connection(shop, profiles_dir=shop) as warehouse:
+        result = writer.publish(
+            warehouse,
+            rows,
+            manifest_checksum=checksum,
+            origin="lineage.json",
+            max_statement_bytes=100_000,
+        )
+    size = sum(len(str(row).encode()) for row in rows)
+    assert result.rows == 3000
+    assert result.statements >= size // 100_000 > 1
+    assert edge_count(shop, checksum) == 3000
+
+
+def test_an_unknown_target_is_a_one_line_error(shop: Path) -> None:
+    result = lineage(shop, "publish", "--target", "nowhere")
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("Error: cannot load the dbt project and profile:")
+    assert "nowhere" in line
+
+
+@pytest.fixture(scope="module")
+def postgres_shop(tmp_path_factory: pytest.TempPathFactory) -> t.Iterator[tuple[Path, str]]:
+    """fixtures/postgres_shop built in a schema of its own: (project, lineage schema)."""
+    schema = f"dbtl_publish_{uuid.uuid4().hex[:8]}"
+    root = tmp_path_factory.mktemp("publish_postgres")
+    project = copy_project(REPO / "fixtures" / "postgres_shop", root)
+    (project / "profiles.yml").write_text(postgres_profiles("postgres_shop", schema))
+    try:
+        dbt(project, "build")
+        result = lineage(project, "build")
+        assert result.exit_code == 0, result.output
+        yield project, f"{schema}_lineage"
+    finally:
+        drop_postgres_schemas(schema)
+
+
+def test_publish_on_postgres(postgres_shop: tuple[Path, str]) -> None:
+    project, schema = postgres_shop
+    path = project / "target" / "lineage.json"
+    expected = json_edges(path)
+    checksum = load_graph(path).metadata.manifest_checksum
+    for _ in range(2):
+        result = lineage(project, "publish")
+        assert result.exit_code == 0, result.output
+        ((count,),) = postgres_rows(
+            f"select count(*) from {schema}.lineage_column_edges where manifest_checksum = %s",
+            (checksum,),
+        )
+        assert count == len(expected)
