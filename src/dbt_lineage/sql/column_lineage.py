@@ -21,7 +21,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import prequalify
-from dbt_lineage.sql.edges import Edges, dotted, is_star
+from dbt_lineage.sql.edges import Edges, dotted
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
 from dbt_lineage.sql.scope_walk import Walker
@@ -151,6 +151,7 @@ def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool
     )
     prequalify.mark_using_joins(expression)
     entries = prequalify.known_tables(expression, index)
+    prequalify.split_stars(expression, entries)
     if infer:
         prequalify.infer_columns(expression, entries)
     return qualify_columns(
@@ -195,7 +196,7 @@ def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
     for name in columns:
         if rows.problems and name not in unresolved:
             unresolved[name] = "; ".join(rows.problems)
-    star = _unexpanded_star(root)
+    star = _unexpanded_star(walker, root)
     if star:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
     indirect = [
@@ -221,15 +222,15 @@ def _output_type(walker: Walker, root: Scope, name: str, edges: Edges, dialect: 
     return ""
 
 
-def _unexpanded_star(root: Scope) -> str:
-    expr = root.expression
-    while isinstance(expr, exp.SetOperation):
-        expr = expr.left
-    if not isinstance(expr, exp.Select):
+def _unexpanded_star(walker: Walker, root: Scope) -> str:
+    scope = root
+    while isinstance(scope.expression, exp.SetOperation):
+        scope = scope.set_operation_scopes[0]
+    if not isinstance(scope.expression, exp.Select):
         return ""
-    for projection in expr.selects:
-        if is_star(projection):
-            return f"{projection.sql()} over a source whose columns are unknown"
+    stars = walker.projections(scope)[1]
+    if stars:
+        return f"{stars[0].sql()} over a source whose columns are unknown"
     return ""
 
 

@@ -58,6 +58,55 @@ def known_tables(expression: exp.Expr, index: SchemaIndex) -> dict[Parts, Column
     return entries
 
 
+def split_stars(expression: exp.Expr, entries: dict[Parts, Columns]) -> None:
+    """Rewrite ``SELECT *`` over a join that reads an unknown table as ``a.*, b.*, ...``.
+
+    The two mean the same when no USING / NATURAL join merges key columns and no SEMI / ANTI
+    join hides a side; sqlglot then expands the known sources and leaves only the unknown
+    ones as stars, instead of leaving the whole ``*`` unexpanded.
+    """
+    for select in expression.find_all(exp.Select):
+        stars = [node for node in select.expressions if isinstance(node, exp.Star)]
+        joins = select.args.get("joins") or []
+        from_ = select.args.get("from_") or select.args.get("from")
+        if len(stars) != 1 or any(stars[0].args.values()) or not joins or from_ is None:
+            continue
+        if any(_merges_or_hides(join) for join in joins):
+            continue
+        sources = [from_.this, *(join.this for join in joins)]
+        aliases = [source.args.get("alias") for source in sources]
+        if not all(isinstance(alias, exp.TableAlias) and alias.this for alias in aliases):
+            continue
+        if not any(_unknown_table(source, entries) for source in sources):
+            continue
+        columns = [exp.Column(this=exp.Star(), table=alias.this.copy()) for alias in aliases]
+        stars[0].replace(columns[0])
+        position = select.expressions.index(columns[0])
+        select.set(
+            "expressions",
+            select.expressions[: position + 1] + columns[1:] + select.expressions[position + 1 :],
+        )
+
+
+def _merges_or_hides(join: exp.Join) -> bool:
+    kind = (join.text("kind") or "").upper()
+    return (
+        bool(join.args.get("using"))
+        or join.text("method").upper() == "NATURAL"
+        or kind
+        in (
+            "SEMI",
+            "ANTI",
+        )
+    )
+
+
+def _unknown_table(source: exp.Expr, entries: dict[Parts, Columns]) -> bool:
+    if not isinstance(source, exp.Table) or not isinstance(source.this, exp.Identifier):
+        return False
+    return tuple(part.name for part in source.parts) not in entries
+
+
 def infer_columns(expression: exp.Expr, entries: dict[Parts, Columns]) -> None:
     """Add to ``entries`` the columns the query reads from tables absent from them.
 

@@ -50,6 +50,7 @@ class Walker:
         self._active: set[tuple[int, str]] = set()
         self._tables: dict[int, tuple[Parts, Columns | None]] = {}
         self._selects: dict[int, tuple[dict[str, exp.Expr], list[exp.Expr]]] = {}
+        self._names: dict[int, list[str]] = {}
 
     # -- outputs --------------------------------------------------------------------------
 
@@ -66,6 +67,9 @@ class Walker:
             if side == "LEFT":
                 return names
             return names + [name for name in right_names if name not in names]
+        if isinstance(expr, exp.Select):
+            self.projections(scope)
+            return self._names[id(scope)]
         if isinstance(expr, exp.Query):
             return [select.alias_or_name for select in expr.selects if not is_star(select)]
         return []
@@ -110,18 +114,42 @@ class Walker:
         return edges
 
     def projections(self, scope: Scope) -> tuple[dict[str, exp.Expr], list[exp.Expr]]:
-        """A select scope's projections by output name (first wins), and its stars."""
+        """A select scope's projections by output name (first wins), and its stars.
+
+        sqlglot leaves every star of a scope unexpanded when one source's columns are
+        unknown; ``t.*`` over a source whose columns are known is expanded here, so only
+        the stars that really cannot be listed remain.
+        """
         found = self._selects.get(id(scope))
         if found is None:
             named: dict[str, exp.Expr] = {}
             stars: list[exp.Expr] = []
+            names: list[str] = []
             for projection in scope.expression.selects:
-                if is_star(projection):
+                expanded = self._expand_star(scope, projection) if is_star(projection) else None
+                if expanded is None and is_star(projection):
                     stars.append(projection)
-                else:
-                    named.setdefault(projection.alias_or_name, projection)
+                    continue
+                for item in expanded if expanded is not None else [projection]:
+                    named.setdefault(item.alias_or_name, item)
+                    names.append(item.alias_or_name)
             found = self._selects[id(scope)] = (named, stars)
+            self._names[id(scope)] = names
         return found
+
+    def _expand_star(self, scope: Scope, star: exp.Expr) -> list[exp.Expr] | None:
+        if not isinstance(star, exp.Column) or any(star.this.args.values()):
+            return None
+        source = scope.sources.get(star.table)
+        names: t.Iterable[str] | None = None
+        if isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier):
+            if not source.args.get("pivots"):
+                names = self.table_info(source)[1]
+        elif isinstance(source, Scope) and isinstance(source.expression, exp.Select):
+            names = None if self.projections(source)[1] else self.output_names(source)
+        if not names:
+            return None
+        return [exp.column(name, star.table) for name in names]
 
     def _select_output(self, scope: Scope, name: str) -> Edges:
         named, stars = self.projections(scope)
