@@ -49,32 +49,26 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
         return text
     if dot and head in graph.nodes:
         return _column(graph, head, column)
-    candidates = [_named(node) for node in graph.nodes.values()]
-    names = {node.name for node in candidates}
     tries = [(text, None), (head, column)] if dot and head and column else [(text, None)]
-    failures: dict[str, SelectionError] = {}
+    # Only nodes whose name is a try's last part can match: match among those alone.
+    last_parts = {_last_part(name) for name, _ in tries}
+    candidates = [_named(n) for n in graph.nodes.values() if _short_name(n) in last_parts]
     for name, wanted in tries:
-        if not _may_match(name, names):
-            continue
         try:
             node_id = resolve_name(name, candidates)
-        except SelectionError as error:
-            failures[name] = error
+        except SelectionError:
             continue
         return node_id if wanted is None else _column(graph, node_id, wanted)
-    whole = failures.get(text) or _failure(text, candidates)
+    everything = [_named(node) for node in graph.nodes.values()]
+    whole = _failure(text, everything)
     if len(tries) == 1:
         raise whole
-    raise _best(text, whole, head, failures.get(head) or _failure(head, candidates))
+    raise _best(text, whole, head, _failure(head, everything))
 
 
-def _may_match(name: str, names: set[str]) -> bool:
-    """Whether ``name`` can match a node at all: its last part must be some node's name.
-
-    A cheap test that spares ``resolve_name`` its "did you mean" search on a miss.
-    """
+def _last_part(name: str) -> str:
     rest = name.partition(":")[2] if ":" in name else name
-    return rest.rpartition(".")[2] in names
+    return rest.rpartition(".")[2]
 
 
 def _failure(name: str, candidates: list[NamedNode]) -> SelectionError:
@@ -89,13 +83,19 @@ def _failure(name: str, candidates: list[NamedNode]) -> SelectionError:
 def _named(node: LineageNode) -> NamedNode:
     """A node as ``resolve_name`` matches it, read from its unique id."""
     resource_type, _, rest = node.node_id.partition(".")
-    package, _, name = rest.partition(".")
+    package, _, rest = rest.partition(".")
+    source_name = rest.partition(".")[0] if node.type is NodeType.SOURCE else ""
+    return NamedNode(node.node_id, resource_type, _short_name(node), package, source_name)
+
+
+def _short_name(node: LineageNode) -> str:
+    """The name dbt matches a bare name against: a source's table, an exposure's name (its
+    label is for display), a model's, seed's or snapshot's name."""
     if node.type is NodeType.SOURCE:
-        source_name, _, table = name.partition(".")
-        return NamedNode(node.node_id, resource_type, table, package, source_name)
+        return node.node_id.split(".", 3)[-1]
     if node.type is NodeType.EXPOSURE:
-        return NamedNode(node.node_id, resource_type, name, package)
-    return NamedNode(node.node_id, resource_type, node.name or name, package)
+        return node.node_id.split(".", 2)[-1]
+    return node.name or node.node_id.split(".", 2)[-1]
 
 
 def _best(text: str, whole: SelectionError, head: str, partial: SelectionError) -> SelectionError:
