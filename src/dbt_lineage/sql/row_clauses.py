@@ -49,10 +49,12 @@ def _set_rows(walker: Walker, scope: Scope, edges: Edges) -> None:
             (right, distinct),
         ]
     )
+    # The edge's expression names the operation; the whole set operation would be the query.
+    label = exp.var(expr.key.upper() + ("" if distinct else " ALL"))
     for side, dedup in sides:
         if dedup:
             for name in walker.output_names(side):
-                edges.absorb_as(walker.resolve_output(side, name), DISTINCT, expr)
+                edges.absorb_as(walker.resolve_output(side, name), DISTINCT, label)
 
 
 def _select_rows(walker: Walker, scope: Scope, expr: exp.Select, edges: Edges) -> None:
