@@ -107,3 +107,12 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
 def test_doctests(module: t.Any) -> None:
     results = doctest.testmod(module)
     assert results.attempted and not results.failed
+
+
+def test_table_without_columns_is_unknown_not_empty() -> None:
+    lineage = column_lineage("select a from orders", dialect="duckdb", schema={"orders": {}})
+    assert [(u.table, u.column, u.kind) for u in lineage.columns["a"]] == [
+        ("orders", "a", "identity")
+    ]
+    assert lineage.unresolved == {}
+    assert lineage.inferred_schema == {("orders",): {"a": ""}}

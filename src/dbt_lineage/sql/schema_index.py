@@ -29,9 +29,10 @@ class SchemaIndex:
     """
 
     def __init__(self, tables: dict[Parts, Columns]) -> None:
-        self.tables = tables
+        # A table given with no columns is a table whose columns are unknown, not an empty one.
+        self.tables = {parts: columns for parts, columns in tables.items() if columns}
         self._by_name: dict[str, list[Parts]] = {}
-        for parts in tables:
+        for parts in self.tables:
             self._by_name.setdefault(parts[-1], []).append(parts)
 
     def lookup(self, parts: Parts) -> tuple[Parts, Columns] | None:
