@@ -116,3 +116,11 @@ def test_table_without_columns_is_unknown_not_empty() -> None:
     ]
     assert lineage.unresolved == {}
     assert lineage.inferred_schema == {("orders",): {"a": ""}}
+
+
+def test_unparseable_catalog_types_do_not_stop_resolution() -> None:
+    schema = {"t": {"s": "USER-DEFINED", "x": "weird type(("}}
+    lineage = column_lineage("select t.* from t", dialect="bigquery", schema=schema)
+    assert list(lineage.columns) == ["s", "x"]
+    assert lineage.unresolved == {}
+    assert lineage.output_types == {"s": "USER-DEFINED", "x": "weird type(("}

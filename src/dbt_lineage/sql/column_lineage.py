@@ -156,7 +156,7 @@ def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool
         prequalify.infer_columns(expression, entries)
     return qualify_columns(
         expression,
-        mapping_schema(entries, dialect),
+        mapping_schema(entries, dialect, plain_types=infer),
         expand_stars=True,
         allow_partial_qualification=True,
         dialect=dialect,

@@ -82,11 +82,14 @@ def schema_index(schema: t.Mapping[str, t.Any] | None, dialect: str) -> SchemaIn
     return SchemaIndex(tables)
 
 
-def mapping_schema(entries: dict[Parts, Columns], dialect: str) -> MappingSchema:
+def mapping_schema(
+    entries: dict[Parts, Columns], dialect: str, *, plain_types: bool = False
+) -> MappingSchema:
     """A sqlglot ``MappingSchema`` holding ``entries`` keyed by the parts the query wrote.
 
     Keys of different depths are left-padded with empty parts so that sqlglot's one-depth
-    rule holds; its suffix look-up still finds the shorter names.
+    rule holds; its suffix look-up still finds the shorter names. ``plain_types`` replaces
+    every type with ``UNKNOWN``, for types sqlglot cannot parse (``USER-DEFINED``...).
     """
     depth = max((len(parts) for parts in entries), default=1)
     nested: dict[str, t.Any] = {}
@@ -95,7 +98,7 @@ def mapping_schema(entries: dict[Parts, Columns], dialect: str) -> MappingSchema
         level = nested
         for part in padded[:-1]:
             level = level.setdefault(part, {})
-        level[padded[-1]] = columns
+        level[padded[-1]] = dict.fromkeys(columns, "UNKNOWN") if plain_types else columns
     return MappingSchema(nested, dialect=dialect, normalize=False)
 
 
