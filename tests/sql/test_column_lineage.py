@@ -17,6 +17,7 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
 from dbt_lineage.sql import expr_walk, pivot_statement, schema_index
 from dbt_lineage.sql.column_lineage import column_lineage
+from dbt_lineage.types import DirectKind, IndirectKind
 
 CASES = Path(__file__).parent / "cases"
 
@@ -41,6 +42,11 @@ def test_case(case: Path) -> None:
     want_columns = {name: _edges(ups or []) for name, ups in expected["columns"].items()}
     assert list(lineage.columns) == list(expected["columns"]), "output columns and order"
     assert got_columns == want_columns
+    for ups in lineage.columns.values():
+        keys = [(u.table_parts, u.column) for u in ups]
+        assert len(keys) == len(set(keys)), "one direct edge per (table, column)"
+        assert {u.kind for u in ups} <= {kind.value for kind in DirectKind}
+    assert {u.kind for u in lineage.indirect} <= {kind.value for kind in IndirectKind}
     got_indirect = [(u.table, u.column, u.kind) for u in lineage.indirect]
     assert len(got_indirect) == len(set(got_indirect)), "one edge per (table, column, kind)"
     assert set(got_indirect) == _edges(expected.get("indirect") or [])
