@@ -8,9 +8,10 @@ edges input -> consumer), and walks it from the run asked about into a ``TracedR
 
 A node run is keyed ``ColumnRef(invocation_id, unique_id)``: it nests under its invocation
 the way a column nests under its relation (``graph.columns[invocation_id][unique_id]``),
-so the graph's typed two-part key holds it and no key is a joined string. An input with no
-recorded run (a source, an ephemeral model, or a node the hook never saw) is a
-schema-layer relation node keyed by its unique id.
+so the graph's typed two-part key holds it and no key is a joined string. An ephemeral
+model, which dbt inlines and never runs, becomes a run of status ``ephemeral`` inside its
+consumer's invocation. An input with no recorded run (a source, or a node the hook never
+saw) is a schema-layer relation node keyed by its unique id.
 """
 
 from __future__ import annotations
@@ -95,8 +96,8 @@ class InstanceSource(t.Protocol):
 class TracedInput:
     """One input of a traced run: the run of it that fed the consumer, or why there is none.
 
-    ``note`` is empty when ``run`` is set; else ``source``, ``ephemeral`` (inlined into the
-    consumer; dbt does not run it) or ``not recorded``.
+    ``note`` is empty when ``run`` is set; else ``source`` or ``not recorded``. An ephemeral
+    input has a run of status ``ephemeral`` (inlined into the consumer; dbt never runs it).
     """
 
     unique_id: str
@@ -137,7 +138,6 @@ class TracedRun:
 
     def to_dict(self) -> dict[str, t.Any]:
         """Nested plain data for JSON (timestamps as ISO text)."""
-        invocation = self.invocation
         entry: dict[str, t.Any] = {
             "unique_id": self.unique_id,
             "relation_name": self.relation_name,
@@ -147,11 +147,9 @@ class TracedRun:
             "ended_at": _iso(self.ended_at),
             "rows_affected": self.rows_affected,
             "invocation": {
-                "command": invocation.command,
-                "dbt_version": invocation.dbt_version,
-                "target_name": invocation.target_name,
-                "started_at": _iso(invocation.started_at),
-                "ended_at": _iso(invocation.ended_at),
+                name: _iso(value)
+                for name, value in dataclasses.asdict(self.invocation).items()
+                if name != "invocation_id"
             },
         }
         if self.repeated:
@@ -339,7 +337,7 @@ def _edge(
 
 
 def _invocation_node(row: InvocationRow) -> LineageNode:
-    return _node(
+    return LineageNode.model_construct(
         node_id=row.invocation_id,
         type=NodeType.INVOCATION,
         layer=Layer.INSTANCE,
@@ -350,7 +348,7 @@ def _invocation_node(row: InvocationRow) -> LineageNode:
 
 
 def _run_node(row: NodeRunRow) -> LineageNode:
-    return _node(
+    return LineageNode.model_construct(
         node_id=row.invocation_id,
         column=row.unique_id,
         type=NodeType.NODE_RUN,
@@ -374,8 +372,8 @@ def _relation_node(row: RunInputRow) -> LineageNode:
     """An input with no recorded run, and why: a source, or not recorded."""
     resource_type = row.input_unique_id.partition(".")[0]
     reason = "source" if resource_type == "source" else "not recorded"
-    node_type = {t.value: t for t in NodeType}.get(resource_type, NodeType.MODEL)
-    return _node(
+    node_type = {member.value: member for member in NodeType}.get(resource_type, NodeType.MODEL)
+    return LineageNode.model_construct(
         node_id=row.input_unique_id,
         type=node_type,
         layer=Layer.SCHEMA,
@@ -384,24 +382,6 @@ def _relation_node(row: RunInputRow) -> LineageNode:
         resolved=False,
         reason=reason,
     )
-
-
-def _node(**values: t.Any) -> LineageNode:
-    return LineageNode.model_construct(**{**_NODE_DEFAULTS, **values})
-
-
-_NODE_DEFAULTS: dict[str, t.Any] = {
-    "column": None,
-    "data_type": "",
-    "description": "",
-    "relation_name": "",
-    "materialized": "",
-    "path": "",
-    "meta": {},
-    "tags": (),
-    "resolved": True,
-    "reason": "",
-}
 
 
 def _iso(value: datetime.datetime | None) -> str | None:

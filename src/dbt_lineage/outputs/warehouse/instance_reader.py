@@ -64,7 +64,8 @@ class InstanceReader:
             _NODE_RUN_COLUMNS,
             f"unique_id = {self.literal(unique_id)} and status = 'success'"
             " and execute_completed_at is not null",
-            order="execute_completed_at desc, invocation_id desc limit 1",
+            order="execute_completed_at desc, invocation_id desc",
+            limit=1,
         )
         return NodeRunRow(**rows[0]) if rows else None
 
@@ -132,11 +133,18 @@ class InstanceReader:
         return found
 
     def _select(
-        self, table: str, columns: t.Sequence[str], where: str, order: str = ""
+        self,
+        table: str,
+        columns: t.Sequence[str],
+        where: str,
+        order: str = "",
+        limit: int | None = None,
     ) -> list[dict[str, t.Any]]:
         sql = f"select {', '.join(columns)} from {self.warehouse.relation(table)} where {where}"
         if order:
             sql += f" order by {order}"
+        if limit is not None:
+            sql += f" limit {limit:d}"
         return [_typed(row) for row in self.warehouse.fetch(sql, table=table)]
 
     def _list(self, values: t.Iterable[str]) -> str:
