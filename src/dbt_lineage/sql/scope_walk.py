@@ -321,7 +321,7 @@ class Walker:
                 return candidates[0]
             if candidates:
                 return None
-            current = current.parent
+            current = value_refs.outer_scope(current)
         return None
 
     def _may_hold(self, source: exp.Table | Scope, name: str) -> bool:
@@ -343,7 +343,7 @@ class Walker:
                 return next(iter(selected.values()))[1]
             if selected:
                 return None
-            current = current.parent
+            current = value_refs.outer_scope(current)
         return None
 
     # -- rows -----------------------------------------------------------------------------

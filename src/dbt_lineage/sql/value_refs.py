@@ -127,11 +127,21 @@ def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
 
 
 def find_source(scope: Scope, name: str) -> exp.Table | Scope | None:
-    """The source ``name`` visible from ``scope``: its own, else an outer scope's."""
+    """The source ``name`` visible from ``scope``: its own, else an outer query's."""
     current: Scope | None = scope
     while current is not None:
         source = current.sources.get(name)
         if source is not None:
             return source
-        current = current.parent
+        current = outer_scope(current)
+    return None
+
+
+def outer_scope(scope: Scope) -> Scope | None:
+    """The scope whose columns ``scope`` may read (a correlated subquery, a LATERAL), or None.
+
+    A CTE or a plain derived table cannot see the query around it.
+    """
+    if scope.can_be_correlated or scope.is_udtf or scope.is_set_operation:
+        return scope.parent
     return None
