@@ -34,6 +34,13 @@ from dbt_lineage.sql.project import resolve_project
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when any column is unresolved.")
 @click.option("--no-cache", is_flag=True, help="Resolve every node again.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes to resolve with (default: one per core).",
+)
 @click.option("--output", default=None, help="Where to write (default: <target>/lineage.json).")
 def build(
     project_dir: str,
@@ -41,6 +48,7 @@ def build(
     select: tuple[str, ...],
     strict: bool,
     no_cache: bool,
+    jobs: int | None,
     output: str | None,
 ) -> None:
     """Resolve column lineage from target/manifest.json (and catalog.json) into lineage.json."""
@@ -51,7 +59,12 @@ def build(
     cache = LineageCache(artifacts.target_path / CACHE_FILE, read=not no_cache)
     with _progress(len(relations)) as progress:
         lineage = resolve_project(
-            artifacts, project_dir=project_dir, select=selected, cache=cache, progress=progress
+            artifacts,
+            project_dir=project_dir,
+            select=selected,
+            cache=cache,
+            progress=progress,
+            jobs=jobs,
         )
     graph = build_graph(artifacts, lineage)
     path = Path(output) if output else artifacts.target_path / "lineage.json"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.graph.model import (
+    EDGE_DEFAULTS,
+    NODE_DEFAULTS,
     SCHEMA_VERSION,
     Diagnostic,
     EdgeType,
@@ -17,6 +19,7 @@ from dbt_lineage.graph.model import (
     LineageGraph,
     LineageNode,
     NodeType,
+    fast_construct,
 )
 from dbt_lineage.types import ColumnRef, Layer
 
@@ -111,7 +114,9 @@ def _encode_node(node: LineageNode) -> dict[str, t.Any]:
 
 def _decode_node(node_id: str, column: str | None, entry: dict[str, t.Any]) -> LineageNode:
     values = {field: entry[field] for field in _NODE_FIELDS if field in entry}
-    return LineageNode.model_construct(
+    return fast_construct(
+        LineageNode,
+        NODE_DEFAULTS,
         node_id=node_id,
         column=column,
         type=NodeType(entry["type"]),
@@ -141,7 +146,9 @@ def _decode_edge(
     source: str | ColumnRef = (
         ColumnRef(entry["node"], column) if column is not None else entry["node"]
     )
-    return LineageEdge.model_construct(
+    return fast_construct(
+        LineageEdge,
+        EDGE_DEFAULTS,
         source=source,
         target=target,
         type=edge_type,

@@ -10,6 +10,8 @@ from dbt_lineage._version import __version__
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.artifacts.project import ProjectArtifacts
 from dbt_lineage.graph.model import (
+    EDGE_DEFAULTS,
+    NODE_DEFAULTS,
     Diagnostic,
     EdgeType,
     GraphMetadata,
@@ -17,6 +19,7 @@ from dbt_lineage.graph.model import (
     LineageGraph,
     LineageNode,
     NodeType,
+    fast_construct,
 )
 from dbt_lineage.sql.node_lineage import ColumnLineage, NodeLineage
 from dbt_lineage.sql.project import ProjectLineage
@@ -55,7 +58,9 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
         for parent in relations[node_id].depends_on.nodes:
             if parent in nodes:
                 edges.append(
-                    LineageEdge.model_construct(
+                    fast_construct(
+                        LineageEdge,
+                        EDGE_DEFAULTS,
                         source=parent,
                         target=node_id,
                         type=EdgeType.DEPENDS,
@@ -65,7 +70,9 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
                     )
                 )
     for exposure in manifest.exposures.values():
-        nodes[exposure.unique_id] = LineageNode.model_construct(
+        nodes[exposure.unique_id] = fast_construct(
+            LineageNode,
+            NODE_DEFAULTS,
             node_id=exposure.unique_id,
             column=None,
             type=NodeType.EXPOSURE,
@@ -87,7 +94,9 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
         for parent in exposure.depends_on.nodes:
             if parent in nodes:
                 edges.append(
-                    LineageEdge.model_construct(
+                    fast_construct(
+                        LineageEdge,
+                        EDGE_DEFAULTS,
                         source=parent,
                         target=exposure.unique_id,
                         type=EdgeType.DEPENDS,
@@ -132,7 +141,9 @@ def _column_edges(
             if source is None:
                 continue
             edges.append(
-                LineageEdge.model_construct(
+                fast_construct(
+                    LineageEdge,
+                    EDGE_DEFAULTS,
                     source=source,
                     target=target,
                     type=EdgeType.DIRECT,
@@ -145,7 +156,9 @@ def _column_edges(
         source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
         if source is not None:
             edges.append(
-                LineageEdge.model_construct(
+                fast_construct(
+                    LineageEdge,
+                    EDGE_DEFAULTS,
                     source=source,
                     target=node_id,
                     type=EdgeType.INDIRECT,
@@ -200,7 +213,9 @@ _NODE_TYPES = {
 
 def _relation_node(node: ManifestNode) -> LineageNode:
     name = f"{node.source_name}.{node.name}" if node.resource_type == "source" else node.name
-    return LineageNode.model_construct(
+    return fast_construct(
+        LineageNode,
+        NODE_DEFAULTS,
         node_id=node.unique_id,
         column=None,
         type=_NODE_TYPES[node.resource_type],
@@ -219,8 +234,12 @@ def _relation_node(node: ManifestNode) -> LineageNode:
 
 
 def _column_node(node: ManifestNode, column: ColumnLineage) -> LineageNode:
-    documented = node.columns.get(column.name) or _folded_lookup(node, column.name)
-    return LineageNode.model_construct(
+    documented = node.columns.get(column.name) if node.columns else None
+    if documented is None and node.columns:
+        documented = _folded_lookup(node, column.name)
+    return fast_construct(
+        LineageNode,
+        NODE_DEFAULTS,
         node_id=node.unique_id,
         column=column.name,
         type=NodeType.COLUMN,

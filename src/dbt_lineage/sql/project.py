@@ -12,10 +12,10 @@ from dbt_lineage.artifacts.project import ProjectArtifacts
 from dbt_lineage.sql.cache import LineageCache, cache_key
 from dbt_lineage.sql.declared_columns import DeclaredColumns, declared_columns
 from dbt_lineage.sql.dialects import dialect_for
-from dbt_lineage.sql.node_lineage import ColumnLineage, NodeDiagnostic, NodeLineage
-from dbt_lineage.sql.relations import relation_index, schema_name
-from dbt_lineage.sql.resolve_node import NodeInputs, resolve_node
-from dbt_lineage.types import UnresolvedReason
+from dbt_lineage.sql.node_lineage import ColumnLineage, NodeLineage
+from dbt_lineage.sql.parallel import Resolver
+from dbt_lineage.sql.relations import RelationIndex, relation_index, schema_name
+from dbt_lineage.sql.resolve_node import NodeInputs
 
 Progress = t.Callable[[int, int], None]
 
@@ -38,6 +38,7 @@ def resolve_project(
     select: t.Collection[str] | None = None,
     cache: LineageCache | None = None,
     progress: Progress | None = None,
+    jobs: int | None = None,
 ) -> ProjectLineage:
     """Resolve the columns of every relation in the project.
 
@@ -49,6 +50,7 @@ def resolve_project(
         cache: results from earlier builds; only nodes whose SQL or upstream schemas changed
             are resolved again.
         progress: called with (done, total) after each node.
+        jobs: processes to resolve with; the machine's cores by default.
     """
     manifest = artifacts.manifest
     dialect = dialect_for(manifest.metadata.adapter_type)
@@ -59,35 +61,36 @@ def resolve_project(
         node_id: declared_columns(relations[node_id], artifacts.catalog, Path(project_dir))
         for node_id in order
     }
-    known: dict[str, dict[str, str]] = {}
-    partial: set[str] = set()
+    state = _State()
     results: dict[str, NodeLineage] = {}
     project = ProjectLineage(dialect, results, declared)
-    for done, node_id in enumerate(order, start=1):
-        node = relations[node_id]
-        own = declared[node_id]
-        if node.resource_type in ("model", "snapshot"):
-            result = _resolve_sql_node(node, own, relations, known, partial, index, dialect, cache)
-            project.cached_count += result.cached
-            project.resolved_count += not result.cached
-            outputs = {name: column.data_type for name, column in result.columns.items()}
-            complete = all(column.resolved for column in result.columns.values())
-            if own is not None and own.complete:
-                known[node_id] = own.columns
-            elif outputs and (complete or own is None):
-                known[node_id] = outputs
-            elif own is not None:
-                known[node_id] = own.columns
-                partial.add(node_id)
-        else:
-            result = _root_node(node, own)
-            if own is not None:
-                known[node_id] = own.columns
-                if not own.complete:
-                    partial.add(node_id)
-        results[node_id] = result
-        if progress is not None:
-            progress(done, len(order))
+    done = 0
+    with Resolver(index, jobs) as resolver:
+        for wave in _waves(order, relations):
+            tasks: list[tuple[ManifestNode, NodeInputs, str]] = []
+            for node_id in wave:
+                node = relations[node_id]
+                if node.resource_type not in ("model", "snapshot"):
+                    results[node_id] = _root_node(node, declared[node_id])
+                    continue
+                prepared = _prepare(node, declared[node_id], relations, state, index, dialect)
+                cached = cache.get(prepared[2]) if cache is not None else None
+                if cached is not None:
+                    results[node_id] = cached
+                    project.cached_count += 1
+                else:
+                    tasks.append(prepared)
+            outcomes = resolver.resolve([(node, inputs) for node, inputs, _ in tasks])
+            for (node, _, key), result in zip(tasks, outcomes, strict=True):
+                results[node.unique_id] = result
+                project.resolved_count += 1
+                if cache is not None:
+                    cache.put(key, result)
+            for node_id in wave:
+                state.learn(relations[node_id], declared[node_id], results[node_id])
+                done += 1
+                if progress is not None:
+                    progress(done, len(order))
     roots = {n for n in order if relations[n].resource_type in ("source", "seed")}
     _add_inferred_source_columns(results, roots)
     if cache is not None:
@@ -122,27 +125,54 @@ def _with_upstreams(relations: dict[str, ManifestNode], select: t.Collection[str
     return wanted
 
 
-def _resolve_sql_node(
+class _State:
+    """The columns each resolved relation offers its readers, and which are incomplete."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, dict[str, str]] = {}
+        self.partial: set[str] = set()
+
+    def learn(self, node: ManifestNode, own: DeclaredColumns | None, result: NodeLineage) -> None:
+        node_id = node.unique_id
+        if node.resource_type not in ("model", "snapshot"):
+            if own is not None:
+                self.known[node_id] = own.columns
+                if not own.complete:
+                    self.partial.add(node_id)
+            return
+        outputs = {name: column.data_type for name, column in result.columns.items()}
+        complete = all(column.resolved for column in result.columns.values())
+        if own is not None and own.complete:
+            self.known[node_id] = own.columns
+        elif outputs and (complete or own is None):
+            self.known[node_id] = outputs
+        elif own is not None:
+            self.known[node_id] = own.columns
+            self.partial.add(node_id)
+
+
+def _waves(order: list[str], relations: dict[str, ManifestNode]) -> list[list[str]]:
+    """Group nodes so that each reads only nodes of earlier groups."""
+    level: dict[str, int] = {}
+    for node_id in order:
+        parents = [level[p] for p in relations[node_id].depends_on.nodes if p in level]
+        level[node_id] = 1 + max(parents, default=-1)
+    waves: list[list[str]] = [[] for _ in range(1 + max(level.values(), default=-1))]
+    for node_id in order:
+        waves[level[node_id]].append(node_id)
+    return waves
+
+
+def _prepare(
     node: ManifestNode,
     own: DeclaredColumns | None,
     relations: dict[str, ManifestNode],
-    known: dict[str, dict[str, str]],
-    partial: set[str],
-    index: t.Any,
+    state: _State,
+    index: RelationIndex,
     dialect: str,
-    cache: LineageCache | None,
-) -> NodeLineage:
+) -> tuple[ManifestNode, NodeInputs, str]:
+    """The inputs a node is resolved with, and the cache key they make."""
     own_columns = own.columns if own is not None else {}
-    if not node.compiled_code:
-        reason = UnresolvedReason.NO_COMPILED_SQL.value
-        message = "no compiled SQL in the manifest: run `dbt compile` (or `dbt build`) first"
-        result = NodeLineage(node.unique_id)
-        result.diagnostics.append(
-            NodeDiagnostic(node.unique_id, node.original_file_path, reason, message)
-        )
-        for name, data_type in own_columns.items():
-            result.columns[name] = ColumnLineage(name, data_type, [], reason)
-        return result
     upstream_ids = [p for p in node.depends_on.nodes if p in relations]
     if own is not None and own.complete:
         upstream_ids.append(node.unique_id)  # incremental models read `{{ this }}`
@@ -150,24 +180,18 @@ def _resolve_sql_node(
     partial_names: set[str] = set()
     identity: list[t.Any] = []
     for upstream_id in sorted(set(upstream_ids)):
-        columns = known.get(upstream_id) if upstream_id != node.unique_id else own_columns
+        columns = state.known.get(upstream_id) if upstream_id != node.unique_id else own_columns
         name = schema_name(relations[upstream_id])
-        identity.append([upstream_id, name, columns, upstream_id in partial])
+        identity.append([upstream_id, name, columns, upstream_id in state.partial])
         if columns:
             schema[name] = columns
-            if upstream_id in partial:
+            if upstream_id in state.partial:
                 partial_names.add(name)
-    key = cache_key(node.unique_id, dialect, node.compiled_code, [identity, own_columns])
-    cached = cache.get(key) if cache is not None else None
-    if cached is not None:
-        return cached
+    key = cache_key(node.unique_id, dialect, node.compiled_code or "", [identity, own_columns])
     inputs = NodeInputs(
         dialect, schema, frozenset(partial_names), index, own_columns, frozenset(upstream_ids)
     )
-    result = resolve_node(node, inputs)
-    if cache is not None:
-        cache.put(key, result)
-    return result
+    return node, inputs, key
 
 
 def _root_node(node: ManifestNode, own: DeclaredColumns | None) -> NodeLineage:

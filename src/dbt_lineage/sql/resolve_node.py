@@ -40,7 +40,8 @@ class NodeInputs:
     """Upstream relation name (as the SQL writes it) -> {column: type}."""
     partial: frozenset[str]
     """Names in ``schema`` whose columns came from YAML and may be incomplete."""
-    index: RelationIndex
+    index: RelationIndex | None
+    """Set in the process that resolves (workers receive it once, not with every task)."""
     declared: dict[str, str]
     """The node's own declared columns (catalog or YAML), for types and as a fallback."""
     upstream_ids: frozenset[str] = frozenset()
@@ -51,6 +52,13 @@ def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
     """Resolve every output column of ``node``; failures become diagnostics, not exceptions."""
     result = NodeLineage(node.unique_id)
     path = node.original_file_path
+    if not node.compiled_code:
+        reason = UnresolvedReason.NO_COMPILED_SQL.value
+        message = "no compiled SQL in the manifest: run `dbt compile` (or `dbt build`) first"
+        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, message))
+        for name, data_type in inputs.declared.items():
+            result.columns[name] = ColumnLineage(name, data_type, [], reason)
+        return result
     try:
         expression = _parse(node.compiled_code or "", inputs.dialect, node)
         lineage = _lineage(expression, inputs)
@@ -90,7 +98,7 @@ def _parse(sql: str, dialect: str, node: ManifestNode) -> exp.Expression:
 
 
 def _lineage(expression: exp.Expression, inputs: NodeInputs) -> QueryLineage:
-    lineage = column_lineage(expression.copy(), dialect=inputs.dialect, schema=inputs.schema)
+    lineage = column_lineage(expression, dialect=inputs.dialect, schema=inputs.schema)
     unknown = any(
         r.startswith(UnresolvedReason.UNKNOWN_COLUMN.value) for r in lineage.unresolved.values()
     )

@@ -1,0 +1,78 @@
+"""Resolve independent nodes on several cores.
+
+Nodes of one dependency wave do not read each other, so a wave can be spread over worker
+processes. Workers are forked once per build with the relation index already in memory;
+each task carries only the node and its inputs.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import multiprocessing
+import os
+import typing as t
+
+from dbt_lineage.artifacts.manifest import ManifestNode
+from dbt_lineage.sql.node_lineage import NodeLineage
+from dbt_lineage.sql.relations import RelationIndex
+from dbt_lineage.sql.resolve_node import NodeInputs, resolve_node
+
+MIN_PARALLEL_TASKS = 24
+"""Below this many nodes in a wave, starting work elsewhere costs more than it saves."""
+
+_worker_index: RelationIndex | None = None
+
+
+class Resolver:
+    """Resolves batches of nodes, in this process or in a pool of ``jobs`` processes."""
+
+    def __init__(self, index: RelationIndex, jobs: int | None = None) -> None:
+        self.index = index
+        self.jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def resolve(self, tasks: list[tuple[ManifestNode, NodeInputs]]) -> t.Iterator[NodeLineage]:
+        """Results in the order of ``tasks``."""
+        if self.jobs == 1 or len(tasks) < MIN_PARALLEL_TASKS:
+            for node, inputs in tasks:
+                yield resolve_node(node, inputs)
+            return
+        pool = self._ensure_pool()
+        light = [(node, dataclasses.replace(inputs, index=None)) for node, inputs in tasks]
+        chunk = max(1, len(light) // (self.jobs * 4))
+        yield from pool.map(_resolve_in_worker, light, chunksize=chunk)
+
+    def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context(
+                "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            )
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.jobs,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(self.index,),
+            )
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> Resolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _start_worker(index: RelationIndex) -> None:
+    global _worker_index
+    _worker_index = index
+
+
+def _resolve_in_worker(task: tuple[ManifestNode, NodeInputs]) -> NodeLineage:
+    node, inputs = task
+    return resolve_node(node, dataclasses.replace(inputs, index=_worker_index))
