@@ -5,7 +5,7 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.queries.impact import ImpactReport, _report, follow_kinds
+from dbt_lineage.queries.impact import ImpactReport, _report
 from dbt_lineage.types import ColumnRef
 
 
@@ -55,5 +55,6 @@ def downstream(
         column,
         reverse=False,
         depth=depth,
-        follow=follow_kinds(kinds, include_indirect=include_indirect),
+        kinds=kinds,
+        include_indirect=include_indirect,
     )

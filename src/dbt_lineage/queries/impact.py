@@ -2,7 +2,7 @@
 
 One breadth-first walk over the graph's cached networkx index (``LineageGraph.digraph()``,
 built once per graph), so a query costs what it reaches, not the size of the graph.
-``upstream`` and ``downstream`` are the same walk, with ``_report`` shared from here.
+``upstream`` and ``downstream`` are the same walk, through ``_report`` here.
 """
 
 from __future__ import annotations
@@ -107,7 +107,8 @@ def impact(
 
     The impact of a whole relation is the impact of all its columns plus its dependents
     (relations that read it, through dependency edges). Exposures are listed when they read
-    the target's relation or any reached relation.
+    the target's relation or any reached relation, even one edge past ``depth``: an exposure
+    ends the line, and a reached relation's readers are what a depth-limited view is for.
 
     Args:
         graph: the lineage graph.
@@ -117,37 +118,25 @@ def impact(
         depth: follow at most this many edges from the target.
 
     >>> from dbt_lineage.graph.model import LineageEdge, LineageNode
-    >>> def col(node, name):
-    ...     return LineageNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
+    >>> a, b = ColumnRef("model.p.a", "x"), ColumnRef("model.p.b", "total")
     >>> graph = LineageGraph(
-    ...     nodes={n: LineageNode(node_id=n, type=NodeType.MODEL, name=n.split(".")[-1])
-    ...            for n in ("model.p.a", "model.p.b")},
-    ...     columns={"model.p.a": {"x": col("model.p.a", "x")},
-    ...              "model.p.b": {"total": col("model.p.b", "total")}},
-    ...     edges=[LineageEdge(source=ColumnRef("model.p.a", "x"),
-    ...                        target=ColumnRef("model.p.b", "total"),
-    ...                        type=EdgeType.DIRECT, kind="aggregate")],
-    ... )
-    >>> report = impact(graph, ColumnRef("model.p.a", "x"))
-    >>> [(c.ref.column, c.distance, c.kind) for c in report.columns]
-    [('total', 1, 'aggregate')]
-    >>> [r.node_id for r in report.relations]
-    ['model.p.b']
+    ...     nodes={r.node_id: LineageNode(node_id=r.node_id, type="model", name="m")
+    ...            for r in (a, b)},
+    ...     columns={r.node_id: {r.column: LineageNode(node_id=r.node_id, column=r.column,
+    ...                                                type="column", name=r.column)}
+    ...              for r in (a, b)},
+    ...     edges=[LineageEdge(source=a, target=b, type="direct", kind="aggregate")])
+    >>> report = impact(graph, a)
+    >>> [(c.ref.column, c.distance, c.kind) for c in report.columns], report.relations[0].node_id
+    ([('total', 1, 'aggregate')], 'model.p.b')
 
     Raises:
         SelectionError: the target is not in the graph.
     """
-    return _report(
-        graph,
-        "impact",
-        target,
-        reverse=False,
-        depth=depth,
-        follow=follow_kinds(None, include_indirect=include_indirect),
-    )
+    return _report(graph, "impact", target, depth=depth, include_indirect=include_indirect)
 
 
-def follow_kinds(kinds: t.Iterable[str] | None, *, include_indirect: bool) -> frozenset[str]:
+def _follow(kinds: t.Iterable[str] | None, *, include_indirect: bool) -> frozenset[str]:
     """The edge kinds a walk follows: ``kinds`` (all direct kinds when None), plus every
     indirect subtype when ``include_indirect``.
 
@@ -170,11 +159,17 @@ def _report(
     query: str,
     target: str | ColumnRef,
     *,
-    reverse: bool,
-    depth: int | None,
-    follow: frozenset[str],
+    reverse: bool = False,
+    depth: int | None = None,
+    kinds: t.Iterable[str] | None = None,
+    include_indirect: bool = False,
 ) -> ImpactReport:
-    """Walk from ``target`` and collect columns, relations and (downstream) exposures."""
+    """Walk from ``target`` and collect columns, relations and (downstream) exposures.
+
+    Raises:
+        SelectionError: the target is not in the graph, or a kind does not exist.
+    """
+    follow = _follow(kinds, include_indirect=include_indirect)
     if graph.node(target) is None:
         raise SelectionError(f"no node named '{_label(target)}' in the lineage graph")
     if isinstance(target, ColumnRef):
@@ -199,18 +194,14 @@ def _report(
     columns.sort(key=lambda c: (c.distance, c.ref.node_id, c.ref.column))
     reached = sorted(
         (
-            ReachedRelation(node_id, _type(graph, node_id), _name(graph, node_id), distance)
+            ReachedRelation(node_id, node.type.value, node.name, distance)
             for node_id, distance in relations.items()
+            if (node := graph.nodes.get(node_id)) is not None
         ),
         key=lambda r: (r.distance, r.node_id),
     )
-    if reverse:
-        exposures: list[ReachedExposure] = []
-    else:
-        readers = {**relations, **{ref.node_id: 0 for ref in starts}}
-        if isinstance(target, str):
-            readers[target] = 0
-        exposures = _exposures(graph, readers)
+    own = target.node_id if isinstance(target, ColumnRef) else target
+    exposures = [] if reverse else _exposures(graph, {**relations, own: 0})
     return ImpactReport(
         query=query,
         target=target,
@@ -310,7 +301,8 @@ class _Walk:
                 ):
                     found.append((other, edge.kind))
                 elif edge.type is EdgeType.INDIRECT and not self.reverse:
-                    self._relation(other, level + 1)
+                    if level + 1 < self.relations.get(other, level + 2):
+                        self.relations[other] = level + 1
                     found.extend(
                         (ColumnRef(other, name), edge.kind)
                         for name in self.graph.columns.get(other, {})
@@ -331,10 +323,6 @@ class _Walk:
                 and isinstance(other, ColumnRef)
             ]
         return self._steering[node_id]
-
-    def _relation(self, node_id: str, distance: int) -> None:
-        if distance < self.relations.get(node_id, distance + 1):
-            self.relations[node_id] = distance
 
 
 def _compose(base: str, hop: str) -> str:
@@ -402,16 +390,6 @@ def _exposures(graph: LineageGraph, readers: dict[str, int]) -> list[ReachedExpo
 
 def _depends(keyed: dict[t.Any, dict[str, t.Any]]) -> bool:
     return any(data["edge"].type is EdgeType.DEPENDS for data in keyed.values())
-
-
-def _type(graph: LineageGraph, node_id: str) -> str:
-    node = graph.nodes.get(node_id)
-    return node.type.value if node is not None else ""
-
-
-def _name(graph: LineageGraph, node_id: str) -> str:
-    node = graph.nodes.get(node_id)
-    return node.name if node is not None else ""
 
 
 def _label(target: str | ColumnRef) -> str:
