@@ -58,8 +58,10 @@ def _put(index: dict[tuple[str, ...], list[str]], key: tuple[str, ...], node_id:
 def table_parts(name: str, dialect: str) -> tuple[str, ...]:
     """A relation name's normalized parts, as the engine reports table parts.
 
-    >>> table_parts('"Shop"."main".ORDERS', "duckdb")
-    ('Shop', 'main', 'orders')
+    >>> table_parts('"Shop"."main".ORDERS', "snowflake")
+    ('Shop', 'main', 'ORDERS')
+    >>> table_parts('"Shop"."main".ORDERS', "duckdb")  # DuckDB folds quoted names too
+    ('shop', 'main', 'orders')
     """
     try:
         table = exp.to_table(name, dialect=dialect)
