@@ -111,3 +111,17 @@ def test_exact_column_case_wins_then_ambiguous_case_is_refused() -> None:
 def test_empty_text_is_refused() -> None:
     with pytest.raises(SelectionError):
         lookup(shop_graph(), " ")
+
+
+def test_a_column_name_with_dots_is_read_after_a_shorter_node() -> None:
+    graph = chain_graph(
+        [(ColumnRef("source.p.s.events", "payload.id"), ColumnRef("model.p.m", "id"), "transform")],
+        relations={"source.p.s.events": NodeType.SOURCE},
+    )
+    assert lookup(graph, "s.events.payload.id") == ColumnRef("source.p.s.events", "payload.id")
+    assert lookup(graph, "m.id") == ColumnRef("model.p.m", "id")
+
+
+def test_an_unknown_column_of_the_longest_node_is_reported() -> None:
+    with pytest.raises(SelectionError, match="no column named 'amout' in model.shop.stg_orders"):
+        lookup(shop_graph(), "shop.stg_orders.amout")

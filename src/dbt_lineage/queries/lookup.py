@@ -17,7 +17,8 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
     ``NODE`` accepts dbt's forms: ``orders``, ``shop.orders``, ``model.shop.orders``,
     ``source:ecom.raw_orders``, ``ecom.raw_orders``, ``exposure:weekly_revenue``.
     ``NODE.COLUMN`` names a column: the whole text is tried as a node first, then everything
-    before the last dot, with the last part as the column. A column matches exactly, else
+    before the last dot with the last part as the column, then before the dot before that
+    (a column whose name has dots), and so on. A column matches exactly, else
     case-insensitively.
 
     >>> from dbt_lineage.graph.model import LineageNode, NodeType
@@ -44,25 +45,36 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
     text = text.strip()
     if not text:
         raise SelectionError("no node named ''; give NODE or NODE.COLUMN")
-    head, dot, column = text.rpartition(".")
-    if text in graph.nodes:
-        return text
-    if dot and head in graph.nodes:
-        return _column(graph, head, column)
-    tries = [(text, None), (head, column)] if dot and head and column else [(text, None)]
-    # Only nodes whose name is a try's last part can match: match among those alone.
-    last_parts = {_last_part(name) for name, _ in tries}
-    candidates = [_named(n) for n in graph.nodes.values() if _short_name(n) in last_parts]
-    for name, wanted in tries:
+    # (node, column) readings, the longest node first: the whole text, then before each dot.
+    readings: list[tuple[str, str | None]] = [(text, None)]
+    readings += [(text[:i], text[i + 1 :]) for i in range(len(text) - 2, 0, -1) if text[i] == "."]
+    candidates: list[NamedNode] | None = None
+    unknown_column: SelectionError | None = None
+    for name, column in readings:
+        if name not in graph.nodes:
+            if candidates is None:
+                # Only nodes named like a reading's last part can match: match among those.
+                last_parts = {_last_part(reading) for reading, _ in readings}
+                candidates = [
+                    _named(node) for node in graph.nodes.values() if _short_name(node) in last_parts
+                ]
+            try:
+                name = resolve_name(name, candidates)
+            except SelectionError:
+                continue
+        if column is None:
+            return name
         try:
-            node_id = resolve_name(name, candidates)
-        except SelectionError:
-            continue
-        return node_id if wanted is None else _column(graph, node_id, wanted)
+            return _column(graph, name, column)
+        except SelectionError as error:
+            unknown_column = unknown_column or error
+    if unknown_column is not None:
+        raise unknown_column
     everything = [_named(node) for node in graph.nodes.values()]
     whole = _failure(text, everything)
-    if len(tries) == 1:
+    if len(readings) == 1:
         raise whole
+    head = readings[1][0]
     raise _best(text, whole, head, _failure(head, everything))
 
 
