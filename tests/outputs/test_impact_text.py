@@ -49,7 +49,7 @@ def test_indirect_and_depth_are_said() -> None:
 def test_upstream_and_empty_reports() -> None:
     report = upstream(shop_graph(), ColumnRef(RAW_ORDERS, "id"))
     assert impact_text(report).splitlines() == [
-        "Upstream of source.shop.ecom.raw_orders.id: 0 columns, 0 relations, 0 exposures",
+        "Upstream of source.shop.ecom.raw_orders.id: 0 columns, 0 relations",
         "Followed all direct edges, to any depth.",
         "Nothing upstream.",
     ]

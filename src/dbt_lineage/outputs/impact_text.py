@@ -30,10 +30,11 @@ def impact_text(report: ImpactReport) -> str:
     Relations
       1  model  model.p.mart
     """
+    counts = [_count(len(report.columns), "column"), _count(len(report.relations), "relation")]
+    if report.query != "upstream":  # nothing reads an exposure: none is ever upstream
+        counts.append(_count(len(report.exposures), "exposure"))
     lines = [
-        f"{_TITLES.get(report.query, report.query)} {_label(report.target)}: "
-        f"{_count(len(report.columns), 'column')}, {_count(len(report.relations), 'relation')}, "
-        f"{_count(len(report.exposures), 'exposure')}",
+        f"{_TITLES.get(report.query, report.query)} {_label(report.target)}: {', '.join(counts)}",
         _followed(report),
     ]
     if not (report.columns or report.relations or report.exposures):
