@@ -14,16 +14,6 @@
   {% endif %}
 {% endmacro %}
 
-{# rows_affected as a number, or none when the adapter reports '', -1 or nothing. #}
-{% macro _rows_affected(adapter_response) %}
-  {% set value = (adapter_response or {}).get('rows_affected') %}
-  {% if value is none or value is boolean or (value | string | trim) in ('', '-1') %}
-    {{ return(none) }}
-  {% endif %}
-  {% set number = value | int(-1) %}
-  {{ return(none if number < 0 else number) }}
-{% endmacro %}
-
 {# The git commit, branch and pull/merge request of the CI run, from its environment. #}
 {% macro _git_context() %}
   {% set sha = env_var('GITHUB_SHA', '') or env_var('CI_COMMIT_SHA', '') %}
@@ -78,37 +68,41 @@
   {{ return(row) }}
 {% endmacro %}
 
+{#
+  One lineage_node_runs row. Inline on purpose (see _rows_sql): called once per result.
+  Timings are datetimes from dbt, or ISO strings in tests.
+#}
 {% macro _node_run_row(result, config) %}
   {% set node = result.node %}
-  {% set timings = {} %}
-  {% for timing in result.timing or [] %}
-    {% do timings.update({timing.name: timing}) %}
-  {% endfor %}
-  {% set compile = timings.get('compile') %}
-  {% set execute = timings.get('execute') %}
-  {% set message = result.message %}
-  {% set node_config = node.config or {} %}
-  {{ return({
+  {% set row = {
     'invocation_id': invocation_id,
     'unique_id': node.unique_id,
     'resource_type': node.resource_type | string,
     'node_name': node.name,
     'package_name': node.package_name,
     'relation_name': node.relation_name,
-    'materialization': node_config.materialized,
+    'materialization': (node.config or {}).materialized,
     'status': result.status | string,
-    'rows_affected': dbt_lineage._rows_affected(result.adapter_response),
+    'rows_affected': none,
     'failures': result.failures,
     'execution_time': result.execution_time,
-    'compile_started_at': dbt_lineage._timestamp_text(compile.started_at) if compile else none,
-    'compile_completed_at': dbt_lineage._timestamp_text(compile.completed_at) if compile else none,
-    'execute_started_at': dbt_lineage._timestamp_text(execute.started_at) if execute else none,
-    'execute_completed_at': dbt_lineage._timestamp_text(execute.completed_at) if execute else none,
     'thread_id': result.thread_id,
-    'message': (message | string)[:config.max_message_chars] if message is not none else none,
+    'message': (result.message | string)[:config.max_message_chars] if result.message is not none else none,
     'checksum': (node.checksum.checksum if node.checksum else none) or none,
     'adapter_response': result.adapter_response or {},
-  }) }}
+  } %}
+  {% for timing in result.timing or [] %}
+    {% for edge in ('started_at', 'completed_at') %}
+      {% set value = timing[edge] %}
+      {% do row.update({timing.name ~ '_' ~ edge: none if not value else (
+          value.replace('T', ' ').replace('Z', '') if value is string else value.strftime('%Y-%m-%d %H:%M:%S.%f'))}) %}
+    {% endfor %}
+  {% endfor %}
+  {% set rows_affected = row.adapter_response.get('rows_affected') %}
+  {% if rows_affected is not none and rows_affected is not boolean and (rows_affected | string | trim) not in ('', '-1') and (rows_affected | int(-1)) >= 0 %}
+    {% do row.update({'rows_affected': rows_affected | int}) %}
+  {% endif %}
+  {{ return(row) }}
 {% endmacro %}
 
 {# One row per (node run, upstream node it depends on). input_invocation_id is set later, in SQL. #}

@@ -3,7 +3,8 @@
 
   The generic builders in _sql.sql read this dict, so each adapter is a dozen lines of
   facts instead of its own insert macros:
-    name          the adapter, also the prefix of its escape_string implementation
+    name          the adapter
+    escapes       its string-literal escaping rules (escape_string.sql)
     types         logical column type -> the warehouse type
     cast          logical type -> template wrapping a literal ("{}") into that type
     insert_style  values: INSERT ... VALUES (...), (...)
@@ -39,7 +40,7 @@
 {% macro duckdb__lineage_dialect() %}
   {% set types = {'id': 'varchar', 'text': 'varchar', 'bigint': 'bigint', 'double': 'double',
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'json'} %}
-  {{ return({'name': 'duckdb', 'types': types,
+  {{ return({'name': 'duckdb', 'types': types, 'escapes': dbt_lineage._escape_rules('duckdb'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as json)'),
              'insert_style': 'values', 'update_style': 'update_from',
              'guard': 'duckdb_readonly_check', 'transaction': true}) }}
@@ -48,7 +49,7 @@
 {% macro postgres__lineage_dialect() %}
   {% set types = {'id': 'text', 'text': 'text', 'bigint': 'bigint', 'double': 'double precision',
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'jsonb'} %}
-  {{ return({'name': 'postgres', 'types': types,
+  {{ return({'name': 'postgres', 'types': types, 'escapes': dbt_lineage._escape_rules('postgres'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as jsonb)'),
              'insert_style': 'values', 'update_style': 'update_from',
              'guard': 'plpgsql_do', 'transaction': true}) }}
@@ -58,7 +59,7 @@
   {% set types = {'id': 'varchar(1024)', 'text': 'varchar(65535)', 'bigint': 'bigint',
                   'double': 'double precision', 'boolean': 'boolean', 'timestamp': 'timestamp',
                   'json': 'super'} %}
-  {{ return({'name': 'redshift', 'types': types,
+  {{ return({'name': 'redshift', 'types': types, 'escapes': dbt_lineage._escape_rules('redshift'),
              'cast': dbt_lineage._cast_templates(types, 'json_parse({})'),
              'insert_style': 'values', 'update_style': 'update_from',
              'guard': 'none', 'transaction': true}) }}
@@ -67,7 +68,7 @@
 {% macro snowflake__lineage_dialect() %}
   {% set types = {'id': 'varchar', 'text': 'varchar', 'bigint': 'number(38,0)', 'double': 'float',
                   'boolean': 'boolean', 'timestamp': 'timestamp_ntz', 'json': 'variant'} %}
-  {{ return({'name': 'snowflake', 'types': types,
+  {{ return({'name': 'snowflake', 'types': types, 'escapes': dbt_lineage._escape_rules('snowflake'),
              'cast': dbt_lineage._cast_templates(types, 'parse_json({})'),
              'insert_style': 'select_values', 'update_style': 'update_from',
              'guard': 'snowflake_block', 'transaction': true}) }}
@@ -76,7 +77,7 @@
 {% macro bigquery__lineage_dialect() %}
   {% set types = {'id': 'string', 'text': 'string', 'bigint': 'int64', 'double': 'float64',
                   'boolean': 'bool', 'timestamp': 'timestamp', 'json': 'json'} %}
-  {{ return({'name': 'bigquery', 'types': types,
+  {{ return({'name': 'bigquery', 'types': types, 'escapes': dbt_lineage._escape_rules('bigquery'),
              'cast': dbt_lineage._cast_templates(types, 'safe.parse_json({})'),
              'insert_style': 'values', 'update_style': 'update_from',
              'guard': 'bigquery_script', 'transaction': false}) }}
@@ -85,7 +86,7 @@
 {% macro spark__lineage_dialect() %}
   {% set types = {'id': 'string', 'text': 'string', 'bigint': 'bigint', 'double': 'double',
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'string'} %}
-  {{ return({'name': 'spark', 'types': types,
+  {{ return({'name': 'spark', 'types': types, 'escapes': dbt_lineage._escape_rules('spark'),
              'cast': dbt_lineage._cast_templates(types, '{}'),
              'insert_style': 'values', 'update_style': 'merge',
              'guard': 'none', 'transaction': false}) }}
@@ -93,6 +94,6 @@
 
 {% macro databricks__lineage_dialect() %}
   {% set dialect = dbt_lineage.spark__lineage_dialect() %}
-  {% do dialect.update({'name': 'databricks'}) %}
+  {% do dialect.update({'name': 'databricks', 'escapes': dbt_lineage._escape_rules('databricks')}) %}
   {{ return(dialect) }}
 {% endmacro %}
