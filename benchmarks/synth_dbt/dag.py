@@ -137,9 +137,21 @@ def _pick(rng: random.Random, pools: list[tuple[list[ModelSpec], float]]) -> lis
     picked: list[ModelSpec] = []
     for _ in range(want * 2):
         pool = rng.choices([p for p, _ in live], [w for _, w in live])[0]
-        cand = rng.choice(pool)
+        cand = pool[_biased_index(rng, len(pool))]
         if all(cand.unique_id != p.unique_id for p in picked):
             picked.append(cand)
         if len(picked) == want:
             break
     return picked
+
+
+def _biased_index(rng: random.Random, size: int) -> int:
+    """An index into a pool in creation order: a third of the draws favour the first models
+    (hubs many models read, like a core dimension), a third the latest (long chains), the
+    rest are uniform."""
+    r, u = rng.random(), rng.random()
+    if r < 1 / 3:
+        return int(size * u * u)
+    if r < 2 / 3:
+        return int(size * (1 - u * u))
+    return int(size * u)

@@ -144,7 +144,7 @@ class ModelBuilder:
                 names.taken.update(c.name for c in rest)
                 cols.extend(rest)
                 continue
-            for col in rng.sample(rest, min(len(rest), rng.randint(2, 8))):
+            for col in rng.sample(rest, min(len(rest), rng.randint(3, 12))):
                 out = names.fresh(col.name)
                 items.append(_item(f"{alias}.{col.name}", out))
                 cols.append(Col(out, col.type))
@@ -214,12 +214,13 @@ class ModelBuilder:
         """The ``final`` CTE: ``select *`` when the width fits, else an explicit list."""
         rng = self.rng
         n = len(rel.columns)
-        if MIN_COLUMNS <= n <= MAX_COLUMNS and rng.random() < 0.5:
+        if MIN_COLUMNS <= n <= MAX_COLUMNS and rng.random() < 0.7:
             return self._add("final", f"    select * from {rel.name}", rel.columns)
         names = Names()
         keep = [rel.columns[0]]
         rest = rel.columns[1:]
-        want = rng.randint(min(MIN_COLUMNS, n), min(MAX_COLUMNS, n)) - 1
+        low = max(min(MIN_COLUMNS, n), min(MAX_COLUMNS, int(n * 0.7)))
+        want = rng.randint(low, min(MAX_COLUMNS, n)) - 1
         keep += [rest[i] for i in sorted(rng.sample(range(len(rest)), want))]
         items = []
         cols = []
