@@ -155,16 +155,21 @@ def fast_construct(cls: type[_Model], defaults: dict[str, t.Any], **values: t.An
     For hot loops that build hundreds of thousands of nodes and edges from values the
     builder already checked. ``defaults`` must hold every field ``values`` may leave out.
     """
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
     instance = cls.__new__(cls)
-    fields = {name: values[name] if name in values else defaults[name] for name in cls.model_fields}
-    object.__setattr__(instance, "__dict__", fields)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(values))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", None)
+    fields = {name: values[name] if name in values else defaults[name] for name in names}
+    _set = object.__setattr__
+    _set(instance, "__dict__", fields)
+    _set(instance, "__pydantic_fields_set__", set(values))
+    _set(instance, "__pydantic_extra__", None)
+    _set(instance, "__pydantic_private__", None)
     return instance
 
 
 _Model = t.TypeVar("_Model", bound=pydantic.BaseModel)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 NODE_DEFAULTS: dict[str, t.Any] = {
     name: field.default
