@@ -155,21 +155,24 @@ def fast_construct(cls: type[_Model], defaults: dict[str, t.Any], **values: t.An
     For hot loops that build hundreds of thousands of nodes and edges from values the
     builder already checked. ``defaults`` must hold every field ``values`` may leave out.
     """
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
+    template = _TEMPLATES.get(cls)
+    if template is None:
+        template = _TEMPLATES[cls] = {name: defaults.get(name) for name in cls.model_fields}
+        _FIELDS_SET[cls] = set(template)
+    fields = template.copy()
+    fields.update(values)
     instance = cls.__new__(cls)
-    fields = {name: values[name] if name in values else defaults[name] for name in names}
     _set = object.__setattr__
     _set(instance, "__dict__", fields)
-    _set(instance, "__pydantic_fields_set__", set(values))
+    _set(instance, "__pydantic_fields_set__", _FIELDS_SET[cls])
     _set(instance, "__pydantic_extra__", None)
     _set(instance, "__pydantic_private__", None)
     return instance
 
 
 _Model = t.TypeVar("_Model", bound=pydantic.BaseModel)
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_TEMPLATES: dict[type, dict[str, t.Any]] = {}
+_FIELDS_SET: dict[type, set[str]] = {}
 
 NODE_DEFAULTS: dict[str, t.Any] = {
     name: field.default
