@@ -44,3 +44,13 @@
     'lineage_run_inputs': dbt_lineage._run_inputs_columns(),
   }) }}
 {% endmacro %}
+
+{# Indexes created with the tables where the warehouse has them (PostgreSQL): the hook's
+   delete and its input resolution look rows up by invocation and by node. #}
+{% macro _lineage_indexes() %}
+  {{ return({
+    'lineage_invocations': [['invocation_id']],
+    'lineage_node_runs': [['invocation_id'], ['unique_id', 'status', 'execute_completed_at']],
+    'lineage_run_inputs': [['invocation_id', 'unique_id']],
+  }) }}
+{% endmacro %}

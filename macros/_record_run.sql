@@ -33,7 +33,7 @@
   {% set error = dbt_lineage._run_steps(steps, dialect) %}
   {% if error %}
     {% if dialect.transaction %}{% do dbt_lineage._execute('rollback') %}{% endif %}
-    {% set where = config.schema ~ '.' ~ error %}
+    {% set where = config.schema ~ ('.' ~ error.table if error.table else '') ~ ': ' ~ error.cause %}
     {% if config.fail_on_error %}
       {{ exceptions.raise_compiler_error("dbt_lineage could not record invocation " ~ invocation_id
           ~ " in " ~ where ~ " (dbt_lineage_fail_on_error is true, so the run fails).") }}
@@ -74,10 +74,16 @@
       {% endfor %}
     {% else %}
       {% do steps.append({'table': table, 'sql': dbt_lineage._create_table_sql(relations[table], columns, dialect)}) %}
+      {% if dialect.name == 'postgres' %}
+        {% for index_columns in dbt_lineage._lineage_indexes()[table] %}
+          {% do steps.append({'table': table, 'sql': 'create index if not exists ' ~ table ~ '__' ~ index_columns | join('__')
+              ~ ' on ' ~ relations[table] ~ ' (' ~ index_columns | join(', ') ~ ')'}) %}
+        {% endfor %}
+      {% endif %}
     {% endif %}
   {% endfor %}
   {% if not any_table.found and not adapter.check_schema_exists(config.database, config.schema) %}
-    {% do steps.insert(0, {'table': 'schema ' ~ config.schema, 'sql': dbt_lineage._create_schema_sql(config.database, config.schema, dialect)}) %}
+    {% do steps.insert(0, {'table': '', 'sql': dbt_lineage._create_schema_sql(config.database, config.schema, dialect)}) %}
   {% endif %}
   {{ return(steps) }}
 {% endmacro %}

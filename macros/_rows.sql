@@ -55,7 +55,7 @@
     'target_database': target.database,
     'target_schema': target.schema,
     'selected': ((selected | join(' ')) if selected is iterable and selected is not string else selected) or none,
-    'args': args,
+    'args': tojson(args),
     'full_refresh': flags.FULL_REFRESH in [true, 'true', 'True'] or args.get('full_refresh') in [true],
     'started_at': dbt_lineage._timestamp_text(run_started_at),
     'ended_at': dbt_lineage._timestamp_text(modules.datetime.datetime.utcnow()),
@@ -78,18 +78,18 @@
     'invocation_id': invocation_id,
     'unique_id': node.unique_id,
     'resource_type': node.resource_type | string,
-    'node_name': node.name,
-    'package_name': node.package_name,
-    'relation_name': node.relation_name,
-    'materialization': (node.config or {}).materialized,
+    'node_name': node.name if node.name is defined else none,
+    'package_name': node.package_name if node.package_name is defined else none,
+    'relation_name': node.relation_name if node.relation_name is defined else none,
+    'materialization': node.config.materialized if node.config is defined and node.config and node.config.materialized is defined else none,
     'status': result.status | string,
     'rows_affected': none,
-    'failures': result.failures,
+    'failures': result.failures if result.failures is defined else none,
     'execution_time': result.execution_time,
     'thread_id': result.thread_id,
     'message': (result.message | string)[:config.max_message_chars] if result.message is not none else none,
-    'checksum': (node.checksum.checksum if node.checksum else none) or none,
-    'adapter_response': result.adapter_response or {},
+    'checksum': (node.checksum.checksum if node.checksum is defined and node.checksum else none) or none,
+    'adapter_response': tojson(result.adapter_response or {}),
   } %}
   {% for timing in result.timing or [] %}
     {% for edge in ('started_at', 'completed_at') %}
@@ -98,7 +98,7 @@
           value.replace('T', ' ').replace('Z', '') if value is string else value.strftime('%Y-%m-%d %H:%M:%S.%f'))}) %}
     {% endfor %}
   {% endfor %}
-  {% set rows_affected = row.adapter_response.get('rows_affected') %}
+  {% set rows_affected = (result.adapter_response or {}).get('rows_affected') %}
   {% if rows_affected is not none and rows_affected is not boolean and (rows_affected | string | trim) not in ('', '-1') and (rows_affected | int(-1)) >= 0 %}
     {% do row.update({'rows_affected': rows_affected | int}) %}
   {% endif %}
@@ -109,13 +109,13 @@
 {% macro _run_input_rows(result) %}
   {% set rows = [] %}
   {% set node = result.node %}
-  {% for input_id in (node.depends_on.nodes if node.depends_on else []) | unique %}
+  {% for input_id in (node.depends_on.nodes if node.depends_on is defined and node.depends_on else []) | unique %}
     {% set upstream = (graph.nodes.get(input_id) or graph.sources.get(input_id)) if execute and graph is defined else none %}
     {% do rows.append({
       'invocation_id': invocation_id,
       'unique_id': node.unique_id,
       'input_unique_id': input_id,
-      'input_relation_name': upstream.relation_name if upstream else none,
+      'input_relation_name': upstream.relation_name if upstream and upstream.relation_name is defined else none,
       'input_invocation_id': none,
     }) %}
   {% endfor %}

@@ -2,20 +2,20 @@
   Private: run the hook's statements so that a failure comes back as a message instead of
   aborting the user's run, where the warehouse lets SQL catch its own errors
   (docs/decisions/0002-hook-failure-handling.md). Each step is {'table': ..., 'sql': ...}.
-  Returns none on success, or '<table>: <cause>' for the first step that failed; the steps
-  after it are not run.
+  Returns none on success, or {'table': ..., 'cause': ...} for the first step that failed;
+  the steps after it are not run.
 -#}
 {% macro _run_steps(steps, dialect) %}
   {% if dialect.guard == 'duckdb_readonly_check' %}
     {% set readonly = dbt_lineage._execute("select readonly from duckdb_databases() where database_name = current_database()", fetch=true) %}
     {% if readonly.rows and readonly.rows[0][0] %}
-      {{ return((steps[0].table if steps else 'lineage tables') ~ ': the DuckDB database is attached read-only') }}
+      {{ return({'table': steps[0].table if steps else '', 'cause': 'the DuckDB database is attached read-only'}) }}
     {% endif %}
   {% endif %}
   {% for step in steps %}
     {% set error = dbt_lineage._run_guarded(step.sql, dialect) %}
     {% if error %}
-      {{ return(step.table ~ ': ' ~ error) }}
+      {{ return({'table': step.table, 'cause': error}) }}
     {% endif %}
   {% endfor %}
   {{ return(none) }}

@@ -8,10 +8,9 @@
   "(v1, v2, ...)" for each row dict, values in column order. Written inline (no macro call
   per value) because it runs for every value the hook writes: a dbt macro call costs about
   60 us, which for 1,000 results would alone exceed the hook's time budget.
-  `raw` (Snowflake's select-from-values) leaves the casts to the select list.
+  `raw` leaves out the casts.
 #}
-{% macro _rows_sql(rows, columns, dialect, raw=none) %}
-  {% set raw = (dialect.insert_style == 'select_values') if raw is none else raw %}
+{% macro _rows_sql(rows, columns, dialect, raw=false) %}
   {% set e = (dialect.escapes + [['', ''], ['', ''], ['', ''], ['', '']])[:4] %}
   {% set casts = [] %}
   {% for col in columns %}
@@ -58,41 +57,70 @@
 {% endmacro %}
 
 {#
-  The INSERT statements writing `rows` (dicts) into `relation`, each at most
-  `max_bytes` long (UTF-8) and holding at most `max_rows` rows. A single row longer than
-  the limit on its own (it cannot be split) gets a statement of its own.
+  The INSERT statements writing `rows` (dicts) into `relation`, each at most `max_bytes`
+  long (UTF-8, as sent: the guard around it included) and holding at most `max_rows` rows.
+  A row too long for the limit on its own (it cannot be split) gets a statement of its own.
+
+  json style: each row is serialised by tojson (Python, ASCII-only) and the batch goes in as
+  one string literal, escaped once. The size of a row in the statement is its JSON length
+  plus what escaping adds to its quotes and backslashes, which we can count exactly.
 #}
 {% macro _insert_statements(relation, columns, rows, dialect, max_bytes, max_rows) %}
   {% set names = columns | map(attribute=0) | join(', ') %}
-  {% if dialect.insert_style == 'select_values' %}
+  {% set requoted = dialect.guard == 'snowflake_block' %}
+  {% set quote_growth = (dbt_lineage._escape("'", dialect.escapes) | length) - 1 %}
+  {% set backslash_growth = (dbt_lineage._escape("\\", dialect.escapes) | length) - 1 %}
+  {% if requoted %}
+    {% set quote_growth = (quote_growth + 1) * (quote_growth + 1) - 1 %}
+    {% set backslash_growth = (backslash_growth + 1) * (backslash_growth + 1) - 1 %}
+  {% endif %}
+  {% if dialect.insert_style == 'json' %}
     {% set exprs = [] %}
     {% for col in columns %}
-      {% do exprs.append(dialect.cast[col[1]] | replace('{}', 'column' ~ loop.index)) %}
+      {% set get = dialect.json_get.replace('{key}', col[0]) %}
+      {% do exprs.append(get if col[1] in ('id', 'text') else dialect.cast[col[1]].replace('{}', get)) %}
     {% endfor %}
-    {% set head = 'insert into ' ~ relation ~ ' (' ~ names ~ ')\nselect ' ~ exprs | join(', ') ~ '\nfrom values\n' %}
+    {% set parts = dialect.json_from.split('{}') %}
+    {% set head = 'insert into ' ~ relation ~ ' (' ~ names ~ ')\nselect ' ~ exprs | join(', ') ~ '\nfrom ' ~ parts[0] ~ "'[" %}
+    {% set tail = "]'" ~ parts[1] %}
+    {% set encoded = [] %}
+    {% for row in rows %}{% do encoded.append(tojson(row)) %}{% endfor %}
+    {% set separator = ',\n' %}
   {% else %}
     {% set head = 'insert into ' ~ relation ~ ' (' ~ names ~ ')\nvalues\n' %}
+    {% set tail = '' %}
+    {% set encoded = dbt_lineage._rows_sql(rows, columns, dialect) %}
+    {% set separator = ',\n' %}
   {% endif %}
-  {# room for the guard around each statement; Snowflake's guard re-quotes the statement,
-     doubling each quote and backslash #}
-  {% set requoted = dialect.guard == 'snowflake_block' %}
-  {% set head_bytes = dbt_lineage._byte_length(head) + 256 + (head.count("'") if requoted else 0) %}
+  {% set fixed = (head ~ tail).encode('utf-8') | length %}
+  {% set fixed = fixed + 256 + ((head ~ tail).count("'") * quote_growth) %}
   {% set statements = [] %}
-  {% set batch = {'rows': [], 'bytes': head_bytes} %}
-  {% for row_sql in dbt_lineage._rows_sql(rows, columns, dialect) %}
-    {% set row_bytes = (row_sql.encode('utf-8') | length) + 2
-         + ((row_sql.count("'") + row_sql.count("\\")) if requoted else 0) %}
-    {% if batch.rows and (batch.bytes + row_bytes > max_bytes or batch.rows | length >= max_rows) %}
-      {% do statements.append(head ~ batch.rows | join(',\n')) %}
-      {% do batch.update({'rows': [], 'bytes': head_bytes}) %}
+  {% set batch = {'rows': [], 'bytes': fixed} %}
+  {% for text in encoded %}
+    {% set size = (text.encode('utf-8') | length) + 2 %}
+    {% if dialect.insert_style == 'json' or requoted %}
+      {% set size = size + text.count("'") * quote_growth + text.count("\\") * backslash_growth %}
     {% endif %}
-    {% do batch.rows.append(row_sql) %}
-    {% do batch.update({'bytes': batch.bytes + row_bytes}) %}
+    {% if batch.rows and (batch.bytes + size > max_bytes or batch.rows | length >= max_rows) %}
+      {% do statements.append(dbt_lineage._insert_sql(head, tail, batch.rows, separator, dialect)) %}
+      {% do batch.update({'rows': [], 'bytes': fixed}) %}
+    {% endif %}
+    {% do batch.rows.append(text) %}
+    {% do batch.update({'bytes': batch.bytes + size}) %}
   {% endfor %}
   {% if batch.rows %}
-    {% do statements.append(head ~ batch.rows | join(',\n')) %}
+    {% do statements.append(dbt_lineage._insert_sql(head, tail, batch.rows, separator, dialect)) %}
   {% endif %}
   {{ return(statements) }}
+{% endmacro %}
+
+{# One statement: json style escapes the batch's JSON text once, as one string literal. #}
+{% macro _insert_sql(head, tail, rows, separator, dialect) %}
+  {% set body = rows | join(separator) %}
+  {% if dialect.insert_style == 'json' %}
+    {% set body = dbt_lineage._escape(body, dialect.escapes) %}
+  {% endif %}
+  {{ return(head ~ body ~ tail) }}
 {% endmacro %}
 
 {% macro _create_schema_sql(database, schema, dialect) %}

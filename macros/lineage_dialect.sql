@@ -7,9 +7,14 @@
     escapes       its string-literal escaping rules (escape_string.sql)
     types         logical column type -> the warehouse type
     cast          logical type -> template wrapping a literal ("{}") into that type
-    insert_style  values: INSERT ... VALUES (...), (...)
-                  select_values: INSERT ... SELECT <casts> FROM VALUES (...) (Snowflake
-                  allows no function call inside VALUES)
+    insert_style  json: INSERT ... SELECT <casts> FROM <the rows as one JSON string
+                  literal, unnested by the warehouse> -- the rows are serialised by
+                  Python (tojson) and escaped once per statement, which keeps the hook
+                  fast (see _insert_statements)
+                  values: INSERT ... VALUES (...), (...) (Redshift: its string literals
+                  stop at 64 KB, too short for a batch of JSON)
+    json_from     json style: the FROM clause, "{}" standing for the JSON literal
+    json_get      json style: the text of field "{key}" of row r
     update_style  update_from | merge (Databricks/Spark)
     guard         how a write is run so that its failure can be reported, not raised
                   (docs/decisions/0002-hook-failure-handling.md)
@@ -42,7 +47,7 @@
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'json'} %}
   {{ return({'name': 'duckdb', 'types': types, 'escapes': dbt_lineage._escape_rules('duckdb'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as json)'),
-             'insert_style': 'values', 'update_style': 'update_from',
+             'insert_style': 'json', 'json_from': '(select unnest(cast({} as json[])) as r)', 'json_get': "(r ->> '{key}')", 'update_style': 'update_from',
              'guard': 'duckdb_readonly_check', 'transaction': true}) }}
 {% endmacro %}
 
@@ -51,7 +56,7 @@
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'jsonb'} %}
   {{ return({'name': 'postgres', 'types': types, 'escapes': dbt_lineage._escape_rules('postgres'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as jsonb)'),
-             'insert_style': 'values', 'update_style': 'update_from',
+             'insert_style': 'json', 'json_from': 'jsonb_array_elements(cast({} as jsonb)) as r', 'json_get': "(r ->> '{key}')", 'update_style': 'update_from',
              'guard': 'plpgsql_do', 'transaction': true}) }}
 {% endmacro %}
 
@@ -70,7 +75,7 @@
                   'boolean': 'boolean', 'timestamp': 'timestamp_ntz', 'json': 'variant'} %}
   {{ return({'name': 'snowflake', 'types': types, 'escapes': dbt_lineage._escape_rules('snowflake'),
              'cast': dbt_lineage._cast_templates(types, 'parse_json({})'),
-             'insert_style': 'select_values', 'update_style': 'update_from',
+             'insert_style': 'json', 'json_from': 'table(flatten(input => parse_json({}))) as r', 'json_get': 'strip_null_value(r.value:"{key}")::varchar', 'update_style': 'update_from',
              'guard': 'snowflake_block', 'transaction': true}) }}
 {% endmacro %}
 
@@ -79,7 +84,7 @@
                   'boolean': 'bool', 'timestamp': 'timestamp', 'json': 'json'} %}
   {{ return({'name': 'bigquery', 'types': types, 'escapes': dbt_lineage._escape_rules('bigquery'),
              'cast': dbt_lineage._cast_templates(types, 'safe.parse_json({})'),
-             'insert_style': 'values', 'update_style': 'update_from',
+             'insert_style': 'json', 'json_from': 'unnest(json_query_array(parse_json({}))) as r', 'json_get': "json_value(r, '$.{key}')", 'update_style': 'update_from',
              'guard': 'bigquery_script', 'transaction': false}) }}
 {% endmacro %}
 
@@ -88,7 +93,7 @@
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'string'} %}
   {{ return({'name': 'spark', 'types': types, 'escapes': dbt_lineage._escape_rules('spark'),
              'cast': dbt_lineage._cast_templates(types, '{}'),
-             'insert_style': 'values', 'update_style': 'merge',
+             'insert_style': 'json', 'json_from': "(select explode(from_json({}, 'array<map<string,string>>')) as r)", 'json_get': "r['{key}']", 'update_style': 'merge',
              'guard': 'none', 'transaction': false}) }}
 {% endmacro %}
 

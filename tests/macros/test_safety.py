@@ -69,8 +69,10 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     sf = sql["snowflake"]
     assert "adapter_response variant" in sf["create_table"]
     assert "execute_started_at timestamp_ntz" in sf["create_table"]
-    assert "\nselect column1, column2" in sf["insert"] and "parse_json(column19)" in sf["insert"]
-    assert "from values\n(" in sf["insert"]
+    # rows go in as one JSON literal, unnested by flatten; JSON nulls become SQL nulls
+    assert "\nfrom table(flatten(input => parse_json('[{" in sf["insert"]
+    assert 'parse_json(strip_null_value(r.value:"adapter_response")::varchar)' in sf["insert"]
+    assert 'cast(strip_null_value(r.value:"rows_affected")::varchar as number(38,0))' in sf["insert"]
     assert sf["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
     assert sf["guarded_insert"].startswith("execute immediate 'begin\n")
     assert "when other then" in sf["guarded_insert"] and "return sqlerrm" in sf["guarded_insert"]
@@ -78,7 +80,9 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
 
     bq = sql["bigquery"]
     assert "adapter_response json" in bq["create_table"] and "rows_affected int64" in bq["create_table"]
-    assert "safe.parse_json('{" in bq["insert"]
+    assert "\nfrom unnest(json_query_array(parse_json('[{" in bq["insert"]
+    assert "safe.parse_json(json_value(r, '$.adapter_response'))" in bq["insert"]
+    assert "cast(json_value(r, '$.execute_started_at') as timestamp)" in bq["insert"]
     assert "insert into `proj`.`dbt_lineage`.`lineage_node_runs` (" in bq["insert"]
     assert bq["create_schema"] == "create schema if not exists `proj`.`dbt_lineage`"
     assert "\n" not in bq["escaped"]  # BigQuery single-quoted strings hold no raw newline
@@ -91,18 +95,22 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     db = sql["databricks"]
     assert "adapter_response string" in db["create_table"] and "execution_time double" in db["create_table"]
     assert db["add_column"] == "alter table dbt_lineage.lineage_node_runs add columns (message string)"
+    assert "from (select explode(from_json('[{" in db["insert"]
+    assert "'array<map<string,string>>'))" in db["insert"]
     assert db["resolve"].startswith("merge into dbt_lineage.lineage_run_inputs as target")
     assert db["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "\\'") + "'"
     assert db["guarded_insert"] == db["insert"]  # no error handler: failures raise (ADR 0002)
 
     rs = sql["redshift"]
     assert "adapter_response super" in rs["create_table"] and "message varchar(65535)" in rs["create_table"]
-    assert "json_parse('{" in rs["insert"]
+    assert "\nvalues\n(" in rs["insert"] and "json_parse('{" in rs["insert"]  # 64 KB literals
     assert rs["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
     assert "provenance (depth, unique_id, invocation_id) as (" in rs["provenance"]
 
     pg = sql["postgres"]
     assert "adapter_response jsonb" in pg["create_table"]
+    assert "from jsonb_array_elements(cast('[{" in pg["insert"]
+    assert "cast((r ->> 'adapter_response') as jsonb)" in pg["insert"]
     assert pg["escaped"] == "'" + TRICKY.replace("'", "''") + "'"
     # the DO block's dollar tag never occurs in the data it wraps
     assert pg["guarded_insert"].startswith("do $dbt_lineage_0$\n")
