@@ -213,3 +213,13 @@ def test_publish_on_postgres(postgres_shop: tuple[Path, str]) -> None:
             (checksum,),
         )
         assert count == len(expected)
+
+
+def test_vars_choose_the_lineage_schema(shop: Path) -> None:
+    result = lineage(shop, "publish", "--vars", "{dbt_lineage_schema: audit_lineage}")
+    assert result.exit_code == 0, result.output
+    assert '"shop"."audit_lineage"."lineage_column_edges"' in result.stdout
+    ((count,),) = duckdb_rows(
+        shop.parent / "shop.duckdb", "select count(*) from audit_lineage.lineage_column_edges"
+    )
+    assert count == len(json_edges(shop / "target" / "lineage.json"))

@@ -21,18 +21,26 @@ profiles_dir = click.option(
     help="Where profiles.yml is (default: as dbt: $DBT_PROFILES_DIR, ., ~/.dbt).",
 )
 target = click.option("--target", "-t", default=None, help="The profile target (default: dbt's).")
+dbt_vars = click.option(
+    "--vars",
+    "cli_vars",
+    default=None,
+    help="Vars as dbt's --vars takes them (YAML), e.g. '{dbt_lineage_schema: audit}'.",
+)
 
 
 @click.command()
 @options.project_dir
 @profiles_dir
 @target
+@dbt_vars
 @options.target_path
 @options.lineage_path
 def publish(
     project_dir: str,
     profiles_dir: str | None,
     target: str | None,
+    cli_vars: str | None,
     target_path: str | None,
     lineage_file: str | None,
 ) -> None:
@@ -45,7 +53,9 @@ def publish(
     target_dir = _target_dir(project_dir, target_path)
     path = Path(lineage_file) if lineage_file else target_dir / "lineage.json"
     rows, checksum, origin, project = _edges(path, target_dir, explicit=lineage_file is not None)
-    with connection(project_dir, profiles_dir=profiles_dir, target=target) as warehouse:
+    with connection(
+        project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
+    ) as warehouse:
         result = writer.publish(
             warehouse, rows, manifest_checksum=checksum, origin=origin, project=project
         )

@@ -24,6 +24,12 @@ profiles_dir = click.option(
     help="Where profiles.yml is (default: as dbt: $DBT_PROFILES_DIR, ., ~/.dbt).",
 )
 target = click.option("--target", "-t", default=None, help="The profile target (default: dbt's).")
+dbt_vars = click.option(
+    "--vars",
+    "cli_vars",
+    default=None,
+    help="Vars as dbt's --vars takes them (YAML), e.g. '{dbt_lineage_schema: audit}'.",
+)
 
 
 @click.command()
@@ -38,6 +44,7 @@ target = click.option("--target", "-t", default=None, help="The profile target (
 @options.project_dir
 @profiles_dir
 @target
+@dbt_vars
 @options.target_path
 def trace(
     relation: str,
@@ -46,6 +53,7 @@ def trace(
     project_dir: str,
     profiles_dir: str | None,
     target: str | None,
+    cli_vars: str | None,
     target_path: str | None,
 ) -> None:
     """Which run built RELATION, from which runs of its inputs, back to sources.
@@ -68,7 +76,9 @@ def trace(
     ephemeral = {
         node_id: node.depends_on.nodes for node_id, node in relations.items() if node.is_ephemeral
     }
-    with connection(project_dir, profiles_dir=profiles_dir, target=target) as warehouse:
+    with connection(
+        project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
+    ) as warehouse:
         traced = provenance(unique_id, instance_reader(warehouse), stamp=stamp, ephemeral=ephemeral)
     if output_format == "json":
         click.echo(json.dumps(traced.to_dict(), indent=2))

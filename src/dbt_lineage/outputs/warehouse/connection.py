@@ -117,7 +117,7 @@ def connection(
     *,
     profiles_dir: str | Path | None = None,
     target: str | None = None,
-    cli_vars: t.Mapping[str, t.Any] | None = None,
+    cli_vars: str | t.Mapping[str, t.Any] | None = None,
 ) -> t.Iterator[Warehouse]:
     """Open the project's warehouse the way dbt would, for the duration of a ``with``.
 
@@ -127,8 +127,8 @@ def connection(
             (``$DBT_PROFILES_DIR``, else the working directory if it has one, else
             ``~/.dbt``).
         target: the profile target; the profile's default when not given.
-        cli_vars: vars as dbt's ``--vars`` takes them (they can set
-            ``dbt_lineage_schema`` and ``dbt_lineage_database``).
+        cli_vars: vars as dbt's ``--vars`` takes them, a YAML string or a mapping (they
+            can set ``dbt_lineage_schema`` and ``dbt_lineage_database``).
 
     Raises:
         DbtLineageError: dbt is not installed, or the project or profile cannot be loaded.
@@ -139,16 +139,17 @@ def connection(
     if not (project_dir / "dbt_project.yml").is_file():
         raise DbtLineageError("no dbt_project.yml: pass --project-dir", path=project_dir)
     dbt.set_invocation_context(os.environ)
-    args = argparse.Namespace(
-        project_dir=str(project_dir),
-        profiles_dir=str(_profiles_dir(profiles_dir)),
-        target=target,
-        profile=None,
-        threads=None,
-        vars=dict(cli_vars or {}),
-    )
     dbt.cleanup_event_logger()
     try:
+        parsed = dbt.parse_cli_vars(cli_vars) if isinstance(cli_vars, str) else cli_vars
+        args = argparse.Namespace(
+            project_dir=str(project_dir),
+            profiles_dir=str(_profiles_dir(profiles_dir)),
+            target=target,
+            profile=None,
+            threads=None,
+            vars=dict(parsed or {}),
+        )
         dbt.set_from_args(args, {})
         config = dbt.RuntimeConfig.from_args(args)
     except _dbt_error() as error:
@@ -193,12 +194,14 @@ class _Dbt(t.NamedTuple):
     ManifestLoader: t.Any  # noqa: N815 - dbt's class
     generate_runtime_macro_context: t.Callable[..., t.Any]
     reset_adapters: t.Callable[[], None]
+    parse_cli_vars: t.Callable[[str], dict[str, t.Any]]
 
 
 def _import_dbt() -> _Dbt:
     try:
         from dbt.adapters.factory import get_adapter, register_adapter, reset_adapters
         from dbt.config.runtime import RuntimeConfig
+        from dbt.config.utils import parse_cli_vars
         from dbt.context.providers import generate_runtime_macro_context
         from dbt.flags import set_from_args
         from dbt.mp_context import get_mp_context
@@ -221,6 +224,7 @@ def _import_dbt() -> _Dbt:
         ManifestLoader,
         generate_runtime_macro_context,
         reset_adapters,
+        parse_cli_vars,
     )
 
 
