@@ -115,10 +115,12 @@ def _line(r: Result) -> str:
     g = r.graph
     assert g is not None
     cold, warm = median([x.seconds for x in r.cold]), median([x.seconds for x in r.warm])
+    cold_cpu = median([x.cpu_s for x in r.cold])
     rss = max(x.max_rss_mb for x in r.cold)
     pss = max(x.tree_pss_mb for x in r.cold)
     return (
-        f"{r.models:>7}  {'yes' if r.catalog else 'no':>7}  {cold:>7.2f}  {warm:>7.2f}  "
+        f"{r.models:>7}  {'yes' if r.catalog else 'no':>7}  {cold:>7.2f}  {cold_cpu:>7.2f}  "
+        f"{warm:>7.2f}  "
         f"{rss:>8.0f}  {pss:>9.0f}  {g.resolved_pct:>6.1f}%  {g.load_s:>6.2f}  "
         f"{g.index_s:>6.2f}  {g.p50_ms:>6.2f}  {g.p95_ms:>6.2f}  {g.p99_ms:>6.2f}  "
         f"{g.mean_reached:>7.1f}"
@@ -126,7 +128,7 @@ def _line(r: Result) -> str:
 
 
 HEADER = (
-    " models  catalog   cold s   warm s  RSS1 MB  tree MB  resolved  load s  "
+    " models  catalog   cold s  cold cpu  warm s  RSS1 MB  tree MB  resolved  load s  "
     "index s  p50 ms  p95 ms  p99 ms  reached"
 )
 
@@ -138,16 +140,20 @@ def _colibri_line(r: Result) -> str:
     if not r.colibri or r.colibri_count is None:
         return f"{r.models:>7}  {ours:>7.2f}  colibri failed or timed out: {r.note.strip()}"
     theirs = median([x.seconds for x in r.colibri])
+    ours_cpu = median([x.cpu_s for x in r.cold])
+    theirs_cpu = median([x.cpu_s for x in r.colibri])
     c = r.colibri_count
     return (
         f"{r.models:>7}  {ours:>7.2f}  {theirs:>9.2f}  {theirs / ours:>6.1f}x  "
+        f"{ours_cpu:>8.2f}  {theirs_cpu:>11.2f}  {theirs_cpu / ours_cpu:>6.1f}x  "
         f"{g.with_upstream:>7}/{g.columns:<7}  {c.with_upstream:>7}/{c.columns:<7}  "
         f"{max(x.max_rss_mb for x in r.colibri):>8.0f}"
     )
 
 
 COLIBRI_HEADER = (
-    " models  ours s  colibri s   ratio  ours: with upstream/all  colibri: same  colibri RSS1 MB"
+    " models  ours s  colibri s   ratio  ours cpu  colibri cpu  cpu ratio  "
+    "ours: with upstream/all  colibri: same  colibri RSS1 MB"
 )
 
 
@@ -169,19 +175,19 @@ def main(argv: list[str] | None = None) -> int:
             results.append(result)
             print(_line(result), flush=True)
     if colibri is not None:
-        print(
-            "\ndbt-colibri on the same projects (with catalog); ratio = colibri / dbt-lineage cold"
-        )
+        print("\ndbt-colibri on the same projects (with catalog); ratio = colibri / dbt-lineage")
+        print("cold; with upstream: model columns with at least one direct upstream column")
         print(COLIBRI_HEADER)
         for result in results:
             if result.catalog:
                 print(_colibri_line(result))
     print(
-        "\ncold/warm: median wall seconds of the whole process over "
-        f"{args.repeat} runs; RSS1: peak of the largest process; tree: peak summed PSS of the "
-        "process tree; resolved: as `dbt-lineage build` counts; index: building the "
-        "traversal index once; p50-p99: impact(include_indirect=False) over "
-        f"{args.queries} random model and source columns; reached: columns per query."
+        f"\ncold/warm: median wall seconds of the whole process over {args.repeat} runs; "
+        "cpu: user+sys seconds of the process tree; RSS1: peak of the largest process; "
+        "tree: peak summed PSS of the process tree; resolved: as `dbt-lineage build` "
+        "counts; index: building the traversal index once; p50-p99: "
+        f"impact(include_indirect=False) over {args.queries} random model and source "
+        "columns; reached: columns per query."
     )
     return 0
 

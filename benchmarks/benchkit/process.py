@@ -1,6 +1,8 @@
 """Run a command as a whole process and measure its wall time and memory.
 
-Two memory figures, since ``dbt-lineage build`` resolves in worker processes:
+Wall seconds, and CPU seconds of the process and every process it waited for (less
+sensitive than wall time to other work on a shared machine). Two memory figures, since
+``dbt-lineage build`` resolves in worker processes:
 
 - ``max_rss_mb``: the peak resident set of the largest single process of the run (the
   command or any process it waited for), from the kernel's accounting (``wait4``);
@@ -27,6 +29,7 @@ class Run:
     """One finished process."""
 
     seconds: float
+    cpu_s: float
     max_rss_mb: float
     tree_pss_mb: float
     returncode: int
@@ -69,6 +72,7 @@ def run_measured(
         output = out.read().decode("utf-8", "replace")
     return Run(
         seconds=seconds,
+        cpu_s=usage.ru_utime + usage.ru_stime,
         max_rss_mb=usage.ru_maxrss / 1024,  # KiB on Linux
         tree_pss_mb=sampler.peak_bytes / 2**20,
         returncode=proc.returncode,

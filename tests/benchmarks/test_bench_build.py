@@ -87,5 +87,5 @@ def test_bench_build_prints_its_table(tmp_path: Path) -> None:
     assert any("dbt-colibri not found" in line for line in lines)
     rows = [line.split() for line in lines if line.split()[:1] == ["30"]]
     assert [row[1] for row in rows] == ["yes", "no"]
-    assert all(row[6].endswith("%") for row in rows)
+    assert all(any(cell.endswith("%") for cell in row) for row in rows)
     assert (tmp_path / "n30_catalog" / "target" / "lineage.json").is_file()
