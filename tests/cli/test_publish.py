@@ -11,6 +11,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from tests.cli.test_trace import (
     drop_postgres_schemas,
     duckdb_profiles,
@@ -19,8 +20,9 @@ from tests.cli.test_trace import (
     postgres_profiles,
     postgres_rows,
 )
-from tests.dbt_projects import REPO, copy_project, dbt
+from tests.dbt_projects import PG_PORT, REPO, copy_project, dbt
 
+from dbt_lineage.cli import main
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.save import save_graph
 from dbt_lineage.outputs.warehouse import publish as writer
@@ -223,3 +225,18 @@ def test_vars_choose_the_lineage_schema(shop: Path) -> None:
         shop.parent / "shop.duckdb", "select count(*) from audit_lineage.lineage_column_edges"
     )
     assert count == len(json_edges(shop / "target" / "lineage.json"))
+
+
+def test_an_unreachable_warehouse_is_a_one_line_error(
+    postgres_shop: tuple[Path, str], tmp_path: Path
+) -> None:
+    project, _ = postgres_shop
+    profiles = postgres_profiles("postgres_shop", "unused").replace(f"port: {PG_PORT}", "port: 1")
+    (tmp_path / "profiles.yml").write_text(profiles)
+    main._register()
+    result = CliRunner().invoke(
+        main.cli, ["publish", "--project-dir", str(project), "--profiles-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("Error: cannot connect to postgres (target dev):")

@@ -105,6 +105,13 @@ class Warehouse:
         try:
             yield
         except _dbt_error() as error:
+            from dbt.adapters.exceptions import FailedToConnectError
+
+            if isinstance(error, FailedToConnectError):
+                raise WarehouseError(
+                    f"cannot connect to {self.dialect.name} (target {self.target_name}): "
+                    f"{_one_line(error)}"
+                ) from error
             where = f" on {what}" if what else ""
             raise WarehouseError(
                 f"{self.dialect.name} refused{where} in schema {self.schema}: {_one_line(error)}"
