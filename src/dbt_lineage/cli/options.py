@@ -29,3 +29,17 @@ output_format = click.option(
     default="text",
     show_default=True,
 )
+
+profiles_dir = click.option(
+    "--profiles-dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Where profiles.yml is (default: as dbt: $DBT_PROFILES_DIR, ., ~/.dbt).",
+)
+target = click.option("--target", "-t", default=None, help="The profile target (default: dbt's).")
+dbt_vars = click.option(
+    "--vars",
+    "cli_vars",
+    default=None,
+    help="Vars as dbt's --vars takes them (YAML), e.g. '{dbt_lineage_schema: audit}'.",
+)

@@ -14,26 +14,12 @@ from dbt_lineage.outputs.warehouse import publish as writer
 from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.edge_rows import EdgeRow, edge_rows
 
-profiles_dir = click.option(
-    "--profiles-dir",
-    default=None,
-    type=click.Path(file_okay=False),
-    help="Where profiles.yml is (default: as dbt: $DBT_PROFILES_DIR, ., ~/.dbt).",
-)
-target = click.option("--target", "-t", default=None, help="The profile target (default: dbt's).")
-dbt_vars = click.option(
-    "--vars",
-    "cli_vars",
-    default=None,
-    help="Vars as dbt's --vars takes them (YAML), e.g. '{dbt_lineage_schema: audit}'.",
-)
-
 
 @click.command()
 @options.project_dir
-@profiles_dir
-@target
-@dbt_vars
+@options.profiles_dir
+@options.target
+@options.dbt_vars
 @options.target_path
 @options.lineage_path
 def publish(

@@ -17,20 +17,6 @@ from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.instance_reader import instance_reader
 from dbt_lineage.queries.provenance import TracedInput, TracedRun, provenance
 
-profiles_dir = click.option(
-    "--profiles-dir",
-    default=None,
-    type=click.Path(file_okay=False),
-    help="Where profiles.yml is (default: as dbt: $DBT_PROFILES_DIR, ., ~/.dbt).",
-)
-target = click.option("--target", "-t", default=None, help="The profile target (default: dbt's).")
-dbt_vars = click.option(
-    "--vars",
-    "cli_vars",
-    default=None,
-    help="Vars as dbt's --vars takes them (YAML), e.g. '{dbt_lineage_schema: audit}'.",
-)
-
 
 @click.command()
 @click.argument("relation")
@@ -42,9 +28,9 @@ dbt_vars = click.option(
 )
 @options.output_format
 @options.project_dir
-@profiles_dir
-@target
-@dbt_vars
+@options.profiles_dir
+@options.target
+@options.dbt_vars
 @options.target_path
 def trace(
     relation: str,
