@@ -77,6 +77,13 @@ class ColumnRef(t.NamedTuple):
     column: str
 
 
+class RunRef(t.NamedTuple):
+    """One node run of the instance layer: a dbt node executed in one invocation."""
+
+    invocation_id: str
+    unique_id: str
+
+
 class UnresolvedReason(str, enum.Enum):
     """Why a column's lineage could not be resolved."""
 

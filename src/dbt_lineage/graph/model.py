@@ -12,13 +12,13 @@ import typing as t
 
 import pydantic
 
-from dbt_lineage.types import ColumnRef, Layer
+from dbt_lineage.types import ColumnRef, Layer, RunRef
 
 SCHEMA_VERSION = 1
 """Version of the ``lineage.json`` layout; bump it when the layout changes."""
 
-NodeKey = t.Union[str, ColumnRef]  # noqa: UP007 - a runtime alias
-"""A relation or exposure id, or a column's ``ColumnRef``."""
+NodeKey = t.Union[str, ColumnRef, RunRef]  # noqa: UP007 - a runtime alias
+"""A relation, exposure or invocation id, a column's ``ColumnRef``, or a node run's ``RunRef``."""
 
 
 class NodeType(str, enum.Enum):
@@ -47,11 +47,13 @@ class _Frozen(pydantic.BaseModel):
 class LineageNode(_Frozen):
     """A relation, exposure or column (schema layer), or an invocation or node run (instance).
 
-    For a column, ``node_id`` is its relation's id and ``column`` its name.
+    For a column, ``node_id`` is its relation's id and ``column`` its name; for a node run,
+    ``node_id`` is the node's unique id and ``invocation_id`` the invocation that ran it.
     """
 
     node_id: str
     column: str | None = None
+    invocation_id: str | None = None
     type: NodeType
     layer: Layer = Layer.SCHEMA
     name: str
@@ -67,7 +69,11 @@ class LineageNode(_Frozen):
 
     @property
     def key(self) -> NodeKey:
-        return ColumnRef(self.node_id, self.column) if self.column is not None else self.node_id
+        if self.column is not None:
+            return ColumnRef(self.node_id, self.column)
+        if self.invocation_id is not None:
+            return RunRef(self.invocation_id, self.node_id)
+        return self.node_id
 
 
 class LineageEdge(_Frozen):
@@ -115,6 +121,8 @@ class LineageGraph(pydantic.BaseModel):
     metadata: GraphMetadata = GraphMetadata()
     nodes: dict[str, LineageNode] = {}
     columns: dict[str, dict[str, LineageNode]] = {}
+    runs: dict[str, dict[str, LineageNode]] = {}
+    """Instance layer: node runs by invocation id, then unique id (not kept in lineage.json)."""
     edges: list[LineageEdge] = []
     diagnostics: list[Diagnostic] = []
 
@@ -124,6 +132,8 @@ class LineageGraph(pydantic.BaseModel):
         """The node for a relation id or a ``ColumnRef``."""
         if isinstance(key, ColumnRef):
             return self.columns.get(key.node_id, {}).get(key.column)
+        if isinstance(key, RunRef):
+            return self.runs.get(key.invocation_id, {}).get(key.unique_id)
         return self.nodes.get(key)
 
     def columns_of(self, node_id: str) -> list[LineageNode]:
@@ -144,6 +154,7 @@ class LineageGraph(pydantic.BaseModel):
             graph = networkx.MultiDiGraph()
             graph.add_nodes_from(node.key for node in self.nodes.values())
             graph.add_nodes_from(node.key for node in self.column_nodes())
+            graph.add_nodes_from(node.key for runs in self.runs.values() for node in runs.values())
             graph.add_edges_from((edge.source, edge.target, {"edge": edge}) for edge in self.edges)
             self._index = graph
         return self._index

@@ -6,9 +6,8 @@ The instance rows come from an ``InstanceSource`` (the warehouse reader in
 fragment (invocation and node-run nodes; ``ran`` edges invocation -> node run, ``fed``
 edges input -> consumer), and walks it from the run asked about into a ``TracedRun`` tree.
 
-A node run is keyed ``ColumnRef(invocation_id, unique_id)``: it nests under its invocation
-the way a column nests under its relation (``graph.columns[invocation_id][unique_id]``),
-so the graph's typed two-part key holds it and no key is a joined string. An ephemeral
+A node run is keyed ``RunRef(invocation_id, unique_id)`` and nests under its invocation in
+``graph.runs[invocation_id][unique_id]``; no key is a joined string. An ephemeral
 model, which dbt inlines and never runs, becomes a run of status ``ephemeral`` inside its
 consumer's invocation. An input with no recorded run (a source, or a node the hook never
 saw) is a schema-layer relation node keyed by its unique id.
@@ -22,7 +21,7 @@ import typing as t
 
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageGraph, LineageNode, NodeType
-from dbt_lineage.types import ColumnRef, Layer
+from dbt_lineage.types import Layer, RunRef
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,8 +42,8 @@ class NodeRunRow:
     checksum: str | None = None
 
     @property
-    def key(self) -> ColumnRef:
-        return ColumnRef(self.invocation_id, self.unique_id)
+    def key(self) -> RunRef:
+        return RunRef(self.invocation_id, self.unique_id)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,10 +76,10 @@ class InstanceSource(t.Protocol):
     def last_build(self, unique_id: str) -> NodeRunRow | None:
         """The latest successful run of a node."""
 
-    def node_runs(self, keys: t.Sequence[ColumnRef]) -> list[NodeRunRow]:
+    def node_runs(self, keys: t.Sequence[RunRef]) -> list[NodeRunRow]:
         """The runs with these ``(invocation_id, unique_id)`` keys (missing ones left out)."""
 
-    def run_inputs(self, keys: t.Sequence[ColumnRef]) -> list[RunInputRow]:
+    def run_inputs(self, keys: t.Sequence[RunRef]) -> list[RunInputRow]:
         """The inputs of these runs."""
 
     def invocations(self, invocation_ids: t.Sequence[str]) -> list[InvocationRow]:
@@ -180,7 +179,7 @@ def provenance(
         DbtLineageError: no such run is recorded.
     """
     if stamp is not None:
-        found = source.node_runs([ColumnRef(stamp, unique_id)])
+        found = source.node_runs([RunRef(stamp, unique_id)])
         if not found:
             raise DbtLineageError(
                 f"invocation {stamp} has no recorded run of {unique_id}: check the stamp, "
@@ -206,30 +205,32 @@ def _instance_graph(
 ) -> LineageGraph:
     """Fetch the runs upstream of ``root``, breadth first, into an instance-layer graph."""
     runs, inputs = _fetch(root, source, ephemeral)
-    invocations = source.invocations(sorted({key.node_id for key in runs}))
+    invocations = source.invocations(sorted({key.invocation_id for key in runs}))
     nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, LineageNode]] = {}
+    runs_by_invocation: dict[str, dict[str, LineageNode]] = {}
     edges: list[LineageEdge] = []
     for invocation in invocations:
         nodes[invocation.invocation_id] = _invocation_node(invocation)
     for key, run in runs.items():
-        nodes.setdefault(key.node_id, _invocation_node(InvocationRow(key.node_id)))
-        columns.setdefault(key.node_id, {})[key.column] = _run_node(run)
-        edges.append(_edge(key.node_id, key, EdgeType.RAN, kind=run.status))
+        nodes.setdefault(key.invocation_id, _invocation_node(InvocationRow(key.invocation_id)))
+        runs_by_invocation.setdefault(key.invocation_id, {})[key.unique_id] = _run_node(run)
+        edges.append(_edge(key.invocation_id, key, EdgeType.RAN, kind=run.status))
     for row in inputs:
-        consumer = ColumnRef(row.invocation_id, row.unique_id)
-        upstream = ColumnRef(row.input_invocation_id or "", row.input_unique_id)
+        consumer = RunRef(row.invocation_id, row.unique_id)
+        upstream = RunRef(row.input_invocation_id or "", row.input_unique_id)
         if upstream not in runs:
             nodes.setdefault(row.input_unique_id, _relation_node(row))
             edges.append(_edge(row.input_unique_id, consumer, EdgeType.FED))
         else:
             edges.append(_edge(upstream, consumer, EdgeType.FED))
-    return LineageGraph.model_construct(nodes=nodes, columns=columns, edges=edges)
+    return LineageGraph.model_construct(
+        nodes=nodes, columns={}, runs=runs_by_invocation, edges=edges
+    )
 
 
 def _fetch(
     root: NodeRunRow, source: InstanceSource, ephemeral: t.Mapping[str, t.Sequence[str]]
-) -> tuple[dict[ColumnRef, NodeRunRow], list[RunInputRow]]:
+) -> tuple[dict[RunRef, NodeRunRow], list[RunInputRow]]:
     """The runs upstream of ``root`` and the input rows between them, a level at a time.
 
     dbt never runs an ephemeral model: it is inlined into each consumer, and the hook
@@ -239,20 +240,20 @@ def _fetch(
     hook uses for every input).
     """
     runs = {root.key: root}
-    local: dict[ColumnRef, list[RunInputRow]] = {}
+    local: dict[RunRef, list[RunInputRow]] = {}
     inputs: list[RunInputRow] = []
     frontier = [root.key]
     while frontier:
         remote = [key for key in frontier if key not in local]
         fetched = source.run_inputs(remote) if remote else []
         fetched += [row for key in frontier for row in local.get(key, ())]
-        next_keys: set[ColumnRef] = set()
-        missing: set[ColumnRef] = set()
+        next_keys: set[RunRef] = set()
+        missing: set[RunRef] = set()
         for row in fetched:
             if row.input_invocation_id is None and row.input_unique_id in ephemeral:
-                key = ColumnRef(row.invocation_id, row.input_unique_id)
+                key = RunRef(row.invocation_id, row.input_unique_id)
                 if key not in runs:
-                    consumer = runs[ColumnRef(row.invocation_id, row.unique_id)]
+                    consumer = runs[RunRef(row.invocation_id, row.unique_id)]
                     runs[key] = NodeRunRow(
                         invocation_id=row.invocation_id,
                         unique_id=row.input_unique_id,
@@ -263,7 +264,7 @@ def _fetch(
                     next_keys.add(key)
                 row = dataclasses.replace(row, input_invocation_id=row.invocation_id)
             elif row.input_invocation_id is not None:
-                key = ColumnRef(row.input_invocation_id, row.input_unique_id)
+                key = RunRef(row.input_invocation_id, row.input_unique_id)
                 if key not in runs:
                     missing.add(key)
             inputs.append(row)
@@ -290,10 +291,10 @@ def _inlined_inputs(
     ]
 
 
-def _walk(graph: LineageGraph, key: ColumnRef, expanded: set[ColumnRef]) -> TracedRun:
+def _walk(graph: LineageGraph, key: RunRef, expanded: set[RunRef]) -> TracedRun:
     """Unfold the graph into a tree from ``key``; a run met again is marked repeated."""
-    run = graph.columns[key.node_id][key.column]
-    invocation = InvocationRow(**graph.nodes[key.node_id].meta)
+    run = graph.runs[key.invocation_id][key.unique_id]
+    invocation = InvocationRow(**graph.nodes[key.invocation_id].meta)
     repeated = key in expanded
     expanded.add(key)
     inputs: list[TracedInput] = []
@@ -304,16 +305,16 @@ def _walk(graph: LineageGraph, key: ColumnRef, expanded: set[ColumnRef]) -> Trac
             if data["edge"].type is EdgeType.FED
         ]
         for upstream in sorted(feeding, key=_sort_key):
-            if isinstance(upstream, ColumnRef):
+            if isinstance(upstream, RunRef):
                 traced = _walk(graph, upstream, expanded)
-                inputs.append(TracedInput(upstream.column, traced.relation_name, run=traced))
+                inputs.append(TracedInput(upstream.unique_id, traced.relation_name, run=traced))
             else:
                 node = graph.nodes[upstream]
                 inputs.append(TracedInput(upstream, node.relation_name or None, note=node.reason))
     return TracedRun(
-        unique_id=key.column,
+        unique_id=key.unique_id,
         relation_name=run.relation_name or None,
-        invocation_id=key.node_id,
+        invocation_id=key.invocation_id,
         status=run.meta["status"],
         started_at=run.meta.get("started_at"),
         ended_at=run.meta.get("ended_at"),
@@ -324,12 +325,12 @@ def _walk(graph: LineageGraph, key: ColumnRef, expanded: set[ColumnRef]) -> Trac
     )
 
 
-def _sort_key(key: str | ColumnRef) -> tuple[str, str]:
-    return (key.column, key.node_id) if isinstance(key, ColumnRef) else (key, "")
+def _sort_key(key: str | RunRef) -> tuple[str, str]:
+    return (key.unique_id, key.invocation_id) if isinstance(key, RunRef) else (key, "")
 
 
 def _edge(
-    source: str | ColumnRef, target: str | ColumnRef, type_: EdgeType, kind: str = ""
+    source: str | RunRef, target: str | RunRef, type_: EdgeType, kind: str = ""
 ) -> LineageEdge:
     return LineageEdge.model_construct(
         source=source, target=target, type=type_, layer=Layer.INSTANCE, kind=kind, expression=""
@@ -349,8 +350,8 @@ def _invocation_node(row: InvocationRow) -> LineageNode:
 
 def _run_node(row: NodeRunRow) -> LineageNode:
     return LineageNode.model_construct(
-        node_id=row.invocation_id,
-        column=row.unique_id,
+        node_id=row.unique_id,
+        invocation_id=row.invocation_id,
         type=NodeType.NODE_RUN,
         layer=Layer.INSTANCE,
         name=row.unique_id,

@@ -14,7 +14,7 @@ import typing as t
 from dbt_lineage.errors import WarehouseError
 from dbt_lineage.outputs.warehouse.connection import Warehouse
 from dbt_lineage.queries.provenance import InvocationRow, NodeRunRow, RunInputRow
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.types import RunRef
 
 TABLES = ("lineage_invocations", "lineage_node_runs", "lineage_run_inputs")
 
@@ -69,12 +69,12 @@ class InstanceReader:
         )
         return NodeRunRow(**rows[0]) if rows else None
 
-    def node_runs(self, keys: t.Sequence[ColumnRef]) -> list[NodeRunRow]:
+    def node_runs(self, keys: t.Sequence[RunRef]) -> list[NodeRunRow]:
         return [
             NodeRunRow(**row) for row in self._by_keys("lineage_node_runs", _NODE_RUN_COLUMNS, keys)
         ]
 
-    def run_inputs(self, keys: t.Sequence[ColumnRef]) -> list[RunInputRow]:
+    def run_inputs(self, keys: t.Sequence[RunRef]) -> list[RunInputRow]:
         return [
             RunInputRow(**row)
             for row in self._by_keys("lineage_run_inputs", _RUN_INPUT_COLUMNS, keys)
@@ -113,22 +113,22 @@ class InstanceReader:
         return found
 
     def _by_keys(
-        self, table: str, columns: t.Sequence[str], keys: t.Sequence[ColumnRef]
+        self, table: str, columns: t.Sequence[str], keys: t.Sequence[RunRef]
     ) -> list[dict[str, t.Any]]:
         """Rows whose (invocation_id, unique_id) is one of ``keys``: filtered by both IN
         lists in SQL (portable; row-value IN is not), then exactly here."""
         wanted = set(keys)
         found: list[dict[str, t.Any]] = []
         for chunk in _chunks(sorted(wanted)):
-            invocations = self._list(sorted({key.node_id for key in chunk}))
-            unique_ids = self._list(sorted({key.column for key in chunk}))
+            invocations = self._list(sorted({key.invocation_id for key in chunk}))
+            unique_ids = self._list(sorted({key.unique_id for key in chunk}))
             rows = self._select(
                 table,
                 columns,
                 f"invocation_id in ({invocations}) and unique_id in ({unique_ids})",
             )
             found.extend(
-                row for row in rows if ColumnRef(row["invocation_id"], row["unique_id"]) in wanted
+                row for row in rows if RunRef(row["invocation_id"], row["unique_id"]) in wanted
             )
         return found
 
