@@ -174,3 +174,22 @@ def test_snowflake_compiled_fixture_without_catalog(
     document = json.loads(output.read_text())
     assert document["metadata"]["adapter_type"] == "snowflake"
     assert _unresolved(document) == {}
+
+
+def test_node_without_compiled_sql_is_named(template: Path, tmp_path: Path) -> None:
+    manifest_path = template / "target" / "manifest.json"
+    original = manifest_path.read_text()
+    manifest = json.loads(original)
+    manifest["nodes"]["model.shop.stg_orders"]["compiled_code"] = None
+    manifest_path.write_text(json.dumps(manifest))
+    try:
+        result = _build(template, "--no-cache", "--output", str(tmp_path / "l.json"))
+    finally:
+        manifest_path.write_text(original)
+    assert result.exit_code == 0, result.output
+    [line] = [line for line in result.output.splitlines() if "model.shop.stg_orders" in line]
+    assert "[models/staging/stg_orders.sql]" in line and "no compiled SQL" in line
+    document = json.loads((tmp_path / "l.json").read_text())
+    columns = document["nodes"]["model.shop.stg_orders"]["columns"]
+    assert columns and all(c["reason"] == "no_compiled_sql" for c in columns.values())
+    assert "resolved" not in document["nodes"]["model.shop.stg_customers"]["columns"]["email"]
