@@ -85,7 +85,8 @@
     {% set tail = "]'" ~ parts[1] %}
     {% set encoded = [] %}
     {% for row in rows %}{% do encoded.append(tojson(row)) %}{% endfor %}
-    {% set separator = ',\n' %}
+    {# no newline between rows: BigQuery would have to escape it inside the literal #}
+    {% set separator = ',' %}
   {% else %}
     {% set head = 'insert into ' ~ relation ~ ' (' ~ names ~ ')\nvalues\n' %}
     {% set tail = '' %}

@@ -32,7 +32,7 @@
       'node': {
         'unique_id': uid, 'name': text ~ 'node_' ~ i, 'resource_type': 'model',
         'package_name': 'fake', 'relation_name': '"db"."schema"."' ~ text ~ 'node_' ~ i ~ '"',
-        'config': {'materialized': 'table'}, 'checksum': {'checksum': 'abc' ~ i},
+        'config': {'materialized': 'table'}, 'checksum': {'checksum': 'ck5um' ~ i},
         'depends_on': {'nodes': deps},
       },
     }) %}
@@ -64,7 +64,7 @@
     {% set rows = [] %}
     {% for sql in statements %}
       {% do sizes.append(dbt_lineage._byte_length(dbt_lineage._guarded_sql(sql, dialect))) %}
-      {% do rows.append(sql.count('\n(')) %}
+      {% do rows.append(sql.count('ck5um')) %}
     {% endfor %}
     {% do report.update({name: {'limit': limit, 'sizes': sizes, 'rows': rows}}) %}
   {% endfor %}
