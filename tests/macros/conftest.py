@@ -38,6 +38,10 @@ class DbtProject:
     target: str
     env: dict[str, str] = field(default_factory=dict)
     schema: str = "shop"
+    warehouse: str = ""  # duckdb or postgres; defaults to the target's name
+
+    def __post_init__(self) -> None:
+        self.warehouse = self.warehouse or self.target
 
     def dbt(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
         run_env = {**os.environ, **self.env, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
@@ -76,7 +80,7 @@ class DbtProject:
         return f"{self.schema}_lineage"
 
     def query(self, sql: str) -> list[tuple]:
-        if self.target == "duckdb":
+        if self.warehouse == "duckdb":
             import duckdb
 
             con = duckdb.connect(self.env["DBT_LINEAGE_DUCKDB_PATH"], read_only=True)
@@ -96,7 +100,7 @@ class DbtProject:
 
     def rows(self, table: str, where: str = "true") -> list[dict]:
         sql = f"select * from {self.lineage_schema}.{table} where {where}"
-        if self.target == "duckdb":
+        if self.warehouse == "duckdb":
             import duckdb
 
             con = duckdb.connect(self.env["DBT_LINEAGE_DUCKDB_PATH"], read_only=True)
