@@ -4,12 +4,9 @@
   {% set dialect = dbt_lineage.lineage_dialect() %}
   {% set node_results = dbt_lineage._node_results(results) %}
   {% set invocation = dbt_lineage._invocation_row(node_results, config) %}
-  {% set node_rows = [] %}
-  {% set input_rows = [] %}
-  {% for result in node_results %}
-    {% do node_rows.append(dbt_lineage._node_run_row(result, config)) %}
-    {% do input_rows.extend(dbt_lineage._run_input_rows(result)) %}
-  {% endfor %}
+  {% set collected = dbt_lineage._collect_rows(node_results, config) %}
+  {% set node_rows = collected.node_runs %}
+  {% set input_rows = collected.run_inputs %}
   {% set rows = {'lineage_invocations': [invocation], 'lineage_node_runs': node_rows,
                  'lineage_run_inputs': input_rows} %}
 

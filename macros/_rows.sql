@@ -69,10 +69,16 @@
 {% endmacro %}
 
 {#
-  One lineage_node_runs row. Inline on purpose (see _rows_sql): called once per result.
-  Timings are datetimes from dbt, or ISO strings in tests.
+  All rows of one invocation's node results: {'node_runs': [...], 'run_inputs': [...]}.
+  One pass, written inline on purpose (no macro call per result: see _rows_sql). Timings are
+  datetimes from dbt, or ISO strings in tests. run_inputs.input_invocation_id is filled in
+  later, in SQL (_resolve_inputs_sql).
 #}
-{% macro _node_run_row(result, config) %}
+{% macro _collect_rows(results, config) %}
+  {% set node_runs = [] %}
+  {% set run_inputs = [] %}
+  {% set has_graph = execute and graph is defined %}
+  {% for result in results %}
   {% set node = result.node %}
   {% set row = {
     'invocation_id': invocation_id,
@@ -102,16 +108,10 @@
   {% if rows_affected is not none and rows_affected is not boolean and (rows_affected | string | trim) not in ('', '-1') and (rows_affected | int(-1)) >= 0 %}
     {% do row.update({'rows_affected': rows_affected | int}) %}
   {% endif %}
-  {{ return(row) }}
-{% endmacro %}
-
-{# One row per (node run, upstream node it depends on). input_invocation_id is set later, in SQL. #}
-{% macro _run_input_rows(result) %}
-  {% set rows = [] %}
-  {% set node = result.node %}
+  {% do node_runs.append(row) %}
   {% for input_id in (node.depends_on.nodes if node.depends_on is defined and node.depends_on else []) | unique %}
-    {% set upstream = (graph.nodes.get(input_id) or graph.sources.get(input_id)) if execute and graph is defined else none %}
-    {% do rows.append({
+    {% set upstream = (graph.nodes.get(input_id) or graph.sources.get(input_id)) if has_graph else none %}
+    {% do run_inputs.append({
       'invocation_id': invocation_id,
       'unique_id': node.unique_id,
       'input_unique_id': input_id,
@@ -119,5 +119,12 @@
       'input_invocation_id': none,
     }) %}
   {% endfor %}
-  {{ return(rows) }}
+  {% endfor %}
+  {{ return({'node_runs': node_runs, 'run_inputs': run_inputs}) }}
 {% endmacro %}
+
+{# One lineage_node_runs row (tests render rows one by one through this). #}
+{% macro _node_run_row(result, config) %}
+  {{ return(dbt_lineage._collect_rows([result], config).node_runs[0]) }}
+{% endmacro %}
+

@@ -50,10 +50,7 @@
 {% macro check_batching(n=10000, text='') %}
   {% set results = dbt_lineage_integration_tests.fake_results(n, text) %}
   {% set config = dbt_lineage.lineage_config() %}
-  {% set node_rows = [] %}
-  {% for result in results %}
-    {% do node_rows.append(dbt_lineage._node_run_row(result, config)) %}
-  {% endfor %}
+  {% set node_rows = dbt_lineage._collect_rows(results, config).node_runs %}
   {% set report = {} %}
   {% for name in ['duckdb', 'postgres', 'snowflake', 'bigquery', 'databricks', 'redshift'] %}
     {% set dialect = dbt_lineage[name ~ '__lineage_dialect']() %}
@@ -78,10 +75,7 @@
 {% macro render_dialect_sql(text='') %}
   {% set results = dbt_lineage_integration_tests.fake_results(2, text) %}
   {% set config = dbt_lineage.lineage_config() %}
-  {% set rows = [] %}
-  {% for result in results %}
-    {% do rows.append(dbt_lineage._node_run_row(result, config)) %}
-  {% endfor %}
+  {% set rows = dbt_lineage._collect_rows(results, config).node_runs %}
   {% set names = {
     'snowflake': 'analytics.dbt_lineage', 'bigquery': '`proj`.`dbt_lineage`',
     'databricks': 'dbt_lineage', 'spark': 'dbt_lineage', 'redshift': '"dev"."dbt_lineage"',
