@@ -52,8 +52,11 @@
 #}
 {% macro _guarded_sql(sql, dialect) %}
   {% if dialect.guard == 'plpgsql_do' %}
+    {# a dollar-quote tag that does not occur in the statement; at most one candidate per
+       occurrence of the prefix is taken, so the search is bounded and usually one scan #}
     {% set tag = {'value': '$dbt_lineage$'} %}
-    {% for i in range(1000) if tag.value in sql %}
+    {% set clashes = sql.count('$dbt_lineage') %}
+    {% for i in range(clashes) if tag.value in sql %}
       {% do tag.update({'value': '$dbt_lineage_' ~ i ~ '$'}) %}
     {% endfor %}
     {{ return('do ' ~ tag.value ~ '\nbegin\n  perform set_config(\'dbt_lineage.error\', \'\', false);\n  '
