@@ -7,6 +7,8 @@ import re
 import typing as t
 from pathlib import Path
 
+import pydantic
+
 from dbt_lineage.errors import ArtifactError
 
 _VERSION = re.compile(r"/(?P<kind>[a-z-]+)/v(?P<number>\d+)\.json$")
@@ -59,3 +61,24 @@ def read_artifact(path: Path, *, kind: str, supported: t.Sequence[int]) -> dict[
 
 def _short(error: Exception) -> str:
     return " ".join(str(error).split())[:200]
+
+
+Model = t.TypeVar("Model", bound=pydantic.BaseModel)
+
+
+def validate_artifact(
+    model: type[Model], document: dict[str, t.Any], *, path: Path, kind: str, remedy: str
+) -> Model:
+    """Validate ``document`` as ``model``; the first problem becomes a one-line error.
+
+    Raises:
+        ArtifactError: naming the field that is wrong and what to do (``remedy``).
+    """
+    try:
+        return model.model_validate(document)
+    except pydantic.ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ArtifactError(
+            f"{kind} is malformed at {where}: {first['msg']}; {remedy}", path=path
+        ) from error

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
-from dbt_lineage.errors import ArtifactError
+from dbt_lineage.artifacts._json import read_artifact, validate_artifact
 
 SUPPORTED_VERSIONS = (1,)
 
@@ -49,18 +48,14 @@ def load_catalog(path: str | Path) -> Catalog:
     """
     path = Path(path)
     document = read_artifact(path, kind="catalog", supported=SUPPORTED_VERSIONS)
-    try:
-        return Catalog.model_validate(
-            {
-                "nodes": document.get("nodes") or {},
-                "sources": document.get("sources") or {},
-                "path": str(path),
-            }
-        )
-    except pydantic.ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ArtifactError(
-            f"catalog is malformed at {where}: {first['msg']}; rerun `dbt docs generate`",
-            path=path,
-        ) from error
+    return validate_artifact(
+        Catalog,
+        {
+            "nodes": document.get("nodes") or {},
+            "sources": document.get("sources") or {},
+            "path": str(path),
+        },
+        path=path,
+        kind="catalog",
+        remedy="rerun `dbt docs generate`",
+    )

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
-from dbt_lineage.errors import ArtifactError
+from dbt_lineage.artifacts._json import read_artifact, validate_artifact
 
 SUPPORTED_VERSIONS = (10, 11, 12)
 """Manifest schema versions we read: dbt 1.6 (v10) to dbt 1.12 (v12)."""
@@ -141,12 +140,6 @@ def load_manifest(path: str | Path) -> Manifest:
         "exposures": document.get("exposures") or {},
         "path": str(path),
     }
-    try:
-        return Manifest.model_validate(document)
-    except pydantic.ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ArtifactError(
-            f"manifest is malformed at {where}: {first['msg']}; regenerate it with dbt",
-            path=path,
-        ) from error
+    return validate_artifact(
+        Manifest, document, path=path, kind="manifest", remedy="regenerate it with dbt"
+    )

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
-from dbt_lineage.errors import ArtifactError
+from dbt_lineage.artifacts._json import read_artifact, validate_artifact
 
 SUPPORTED_VERSIONS = (5, 6)
 
@@ -49,11 +48,6 @@ def load_run_results(path: str | Path) -> RunResults:
     path = Path(path)
     document = read_artifact(path, kind="run-results", supported=SUPPORTED_VERSIONS)
     document["path"] = str(path)
-    try:
-        return RunResults.model_validate(document)
-    except pydantic.ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ArtifactError(
-            f"run_results is malformed at {where}: {first['msg']}; rerun dbt", path=path
-        ) from error
+    return validate_artifact(
+        RunResults, document, path=path, kind="run_results", remedy="rerun dbt"
+    )

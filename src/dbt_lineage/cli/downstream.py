@@ -2,46 +2,11 @@
 
 from __future__ import annotations
 
-import click
-
-from dbt_lineage.cli import options
-from dbt_lineage.cli.impact import column_target, depth, include_indirect, load_lineage, render
+from dbt_lineage.cli.column_walk import column_walk
 from dbt_lineage.queries.downstream import downstream as downstream_of
-from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
 
-
-@click.command()
-@click.argument("column", metavar="NODE.COLUMN")
-@options.project_dir
-@options.target_path
-@options.lineage_path
-@options.output_format
-@include_indirect
-@depth
-@click.option(
-    "--kind",
-    "kinds",
-    multiple=True,
-    type=click.Choice(DIRECT_KINDS + INDIRECT_KINDS),
-    help="Follow only edges of this kind (repeat for several; default: all direct kinds).",
+downstream = column_walk(
+    "downstream",
+    downstream_of,
+    "Columns derived from NODE.COLUMN, with their models and exposures, by distance and kind.",
 )
-def downstream(
-    column: str,
-    project_dir: str,
-    target_path: str | None,
-    lineage_file: str | None,
-    output_format: str,
-    include_indirect: bool,
-    depth: int | None,
-    kinds: tuple[str, ...],
-) -> None:
-    """Columns derived from NODE.COLUMN, with their models and exposures, by distance and kind."""
-    graph = load_lineage(project_dir, target_path, lineage_file)
-    report = downstream_of(
-        graph,
-        column_target(graph, column),
-        depth=depth,
-        kinds=kinds or None,
-        include_indirect=include_indirect,
-    )
-    click.echo(render(report, output_format))

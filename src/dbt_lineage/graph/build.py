@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import typing as t
 from pathlib import Path
 
 from dbt_lineage._version import __version__
@@ -133,26 +134,14 @@ def _column_edges(
     folded: dict[str, dict[str, str]],
     failed: dict[str, str],
 ) -> list[LineageEdge]:
+    found: list[tuple[t.Any, str | ColumnRef, EdgeType]] = [
+        (edge, ColumnRef(node_id, name), EdgeType.DIRECT)
+        for name, column in result.columns.items()
+        for edge in column.upstreams
+    ]
+    found.extend((edge, node_id, EdgeType.INDIRECT) for edge in result.indirect)
     edges = []
-    for name, column in result.columns.items():
-        target = ColumnRef(node_id, name)
-        for edge in column.upstreams:
-            source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
-            if source is None:
-                continue
-            edges.append(
-                fast_construct(
-                    LineageEdge,
-                    EDGE_DEFAULTS,
-                    source=source,
-                    target=target,
-                    type=EdgeType.DIRECT,
-                    layer=Layer.SCHEMA,
-                    kind=edge.kind.value,
-                    expression=edge.expression,
-                )
-            )
-    for edge in result.indirect:
+    for edge, target, edge_type in found:
         source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
         if source is not None:
             edges.append(
@@ -160,8 +149,8 @@ def _column_edges(
                     LineageEdge,
                     EDGE_DEFAULTS,
                     source=source,
-                    target=node_id,
-                    type=EdgeType.INDIRECT,
+                    target=target,
+                    type=edge_type,
                     layer=Layer.SCHEMA,
                     kind=edge.kind.value,
                     expression=edge.expression,

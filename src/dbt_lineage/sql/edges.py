@@ -12,15 +12,17 @@ import typing as t
 
 from sqlglot import exp
 
+from dbt_lineage.types import IndirectKind
+
 Parts = tuple[str, ...]
 Key = tuple[Parts, str]
 
-JOIN = "join"
-FILTER = "filter"
-GROUP_BY = "group_by"
-WINDOW = "window"
-SORT = "sort"
-DISTINCT = "distinct"
+JOIN = IndirectKind.JOIN.value
+FILTER = IndirectKind.FILTER.value
+GROUP_BY = IndirectKind.GROUP_BY.value
+WINDOW = IndirectKind.WINDOW.value
+SORT = IndirectKind.SORT.value
+DISTINCT = IndirectKind.DISTINCT.value
 
 
 class Edges:

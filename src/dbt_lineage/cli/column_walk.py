@@ -1,0 +1,52 @@
+"""What ``upstream`` and ``downstream`` share: one command shape over a column walk."""
+
+from __future__ import annotations
+
+import typing as t
+
+import click
+
+from dbt_lineage.cli import options
+from dbt_lineage.cli.impact import column_target, depth, include_indirect, load_lineage, render
+from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
+
+
+def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str) -> click.Command:
+    """A ``dbt-lineage <name> NODE.COLUMN`` command that renders ``walk``'s report."""
+
+    @click.command(name=name, help=doc)
+    @click.argument("column", metavar="NODE.COLUMN")
+    @options.project_dir
+    @options.target_path
+    @options.lineage_path
+    @options.output_format
+    @include_indirect
+    @depth
+    @click.option(
+        "--kind",
+        "kinds",
+        multiple=True,
+        type=click.Choice(DIRECT_KINDS + INDIRECT_KINDS),
+        help="Follow only edges of this kind (repeat for several; default: all direct kinds).",
+    )
+    def command(
+        column: str,
+        project_dir: str,
+        target_path: str | None,
+        lineage_file: str | None,
+        output_format: str,
+        include_indirect: bool,
+        depth: int | None,
+        kinds: tuple[str, ...],
+    ) -> None:
+        graph = load_lineage(project_dir, target_path, lineage_file)
+        report = walk(
+            graph,
+            column_target(graph, column),
+            depth=depth,
+            kinds=kinds or None,
+            include_indirect=include_indirect,
+        )
+        click.echo(render(report, output_format))
+
+    return command
