@@ -1,7 +1,8 @@
 {#-
   lineage_run_provenance(relation_or_unique_id, invocation_id=none): the recursive SQL
   that answers "which run built this relation, and from which runs of its inputs", back to
-  sources. Starts from the latest successful run of the node (or, given invocation_id, e.g.
+  sources. The node is named by unique id (model.shop.orders) or relation (shop.orders,
+  "db"."shop"."orders"). Starts from the latest successful run of the node (or, given invocation_id, e.g.
   a row's stamp, the run of that invocation) and follows lineage_run_inputs through
   input_invocation_id. Returns the query and logs it, so that
 
@@ -39,14 +40,17 @@
   requires it).
 #}
 {% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations) %}
-  {% set wanted = dbt_lineage._quote(relation_or_unique_id | string | lower, dialect) %}
+  {% set name = relation_or_unique_id | string | lower | replace('"', '') | replace('`', '') %}
+  {% set wanted = dbt_lineage._quote(name, dialect) %}
+  {% set wanted_suffix = dbt_lineage._quote('%.' ~ name, dialect) %}
   {% set columns = '' if dialect.name == 'bigquery' else ' (depth, unique_id, invocation_id)' %}
   {% set sql %}
 with recursive start_run as (
     select unique_id, invocation_id
     from {{ relations.lineage_node_runs }}
     where (lower(unique_id) = {{ wanted }}
-           or lower(replace(replace(relation_name, '"', ''), '`', '')) = {{ wanted }})
+           or lower(replace(replace(relation_name, '"', ''), '`', '')) = {{ wanted }}
+           or lower(replace(replace(relation_name, '"', ''), '`', '')) like {{ wanted_suffix }})
       {% if invocation_id -%}
       and invocation_id = {{ dbt_lineage._quote(invocation_id, dialect) }}
       {%- else -%}

@@ -103,3 +103,8 @@
   {% endfor %}
   {% do dbt_lineage_integration_tests._emit(report) %}
 {% endmacro %}
+
+{# What a user of an adapter without an implementation gets: the default__ branch. #}
+{% macro call_default_record_run() %}
+  {% do dbt_lineage.default__record_run([]) %}
+{% endmacro %}

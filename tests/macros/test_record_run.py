@@ -109,6 +109,11 @@ def test_provenance_query_walks_back_to_the_runs_of_the_inputs(shop):
     # the source has no run: the walk stops there
     assert not any(r[1].startswith("source.") for r in rows)
 
+    # the same, naming the relation instead of the node
+    log = shop.operation_log("dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"{shop.schema}.orders"})
+    by_relation = shop.query(next(m for m in log if m.lstrip().startswith("with recursive")))
+    assert sorted(by_relation, key=repr) == sorted(rows, key=repr)
+
 
 def test_purge_history_deletes_only_old_invocations(duckdb_shop):
     shop = duckdb_shop
@@ -137,3 +142,30 @@ def test_disabled_and_other_targets_record_nothing(duckdb_shop):
     shop.dbt("build", "--vars", "{dbt_lineage_enabled: false}")
     shop.dbt("build", "--vars", "{dbt_lineage_targets: [prod]}")
     assert shop.query("select count(*) from information_schema.tables where table_schema = 'shop_lineage'") == [(0,)]
+
+
+def test_tables_gain_missing_columns_and_ci_context(duckdb_shop):
+    """Append-only evolution: a table from an older version (a column short) is completed
+    by the next run, and the CI variables land in the invocation row."""
+    shop = duckdb_shop
+    shop.dbt("build")
+    import duckdb
+
+    con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
+    con.execute("alter table shop_lineage.lineage_node_runs drop column checksum")
+    con.execute("alter table shop_lineage.lineage_invocations drop column git_pull_request")
+    con.close()
+
+    ci = {"GITHUB_SHA": "0123abc", "GITHUB_REF": "refs/pull/42/merge", "GITHUB_HEAD_REF": "feature/x"}
+    shop.dbt("build", env=ci)
+    inv = shop.run_results()["metadata"]["invocation_id"]
+    (row,) = shop.rows("lineage_invocations", f"invocation_id = '{inv}'")
+    assert (row["git_sha"], row["git_branch"], row["git_pull_request"]) == ("0123abc", "feature/x", "42")
+    checksums = shop.rows("lineage_node_runs", f"invocation_id = '{inv}' and resource_type = 'model'")
+    assert checksums and all(len(r["checksum"]) == 64 for r in checksums)
+
+
+def test_unsupported_adapter_is_an_error_not_a_silent_no_op(duckdb_shop):
+    proc = duckdb_shop.dbt("run-operation", "call_default_record_run", check=False)
+    assert proc.returncode != 0
+    assert "is not supported by dbt_lineage" in proc.stdout
