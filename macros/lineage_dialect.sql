@@ -84,7 +84,7 @@
                   'boolean': 'bool', 'timestamp': 'timestamp', 'json': 'json'} %}
   {{ return({'name': 'bigquery', 'types': types, 'escapes': dbt_lineage._escape_rules('bigquery'),
              'cast': dbt_lineage._cast_templates(types, 'safe.parse_json({})'),
-             'insert_style': 'json', 'json_from': 'unnest(json_query_array(parse_json({}))) as r', 'json_get': "json_value(r, '$.{key}')", 'update_style': 'update_from',
+             'insert_style': 'json', 'json_from': "unnest(json_query_array(parse_json({}, wide_number_mode => 'round'))) as r", 'json_get': "json_value(r, '$.{key}')", 'update_style': 'update_from',
              'guard': 'bigquery_script', 'transaction': false}) }}
 {% endmacro %}
 
@@ -93,7 +93,7 @@
                   'boolean': 'boolean', 'timestamp': 'timestamp', 'json': 'string'} %}
   {{ return({'name': 'spark', 'types': types, 'escapes': dbt_lineage._escape_rules('spark'),
              'cast': dbt_lineage._cast_templates(types, '{}'),
-             'insert_style': 'json', 'json_from': "(select explode(from_json({}, 'array<map<string,string>>')) as r)", 'json_get': "r['{key}']", 'update_style': 'merge',
+             'insert_style': 'json', 'json_from': "(select explode(from_json({}, 'array<map<string,string>>')) as r) as lineage_rows", 'json_get': "r['{key}']", 'update_style': 'merge',
              'guard': 'none', 'transaction': false}) }}
 {% endmacro %}
 
