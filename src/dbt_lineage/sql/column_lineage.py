@@ -75,7 +75,11 @@ class QueryLineage:
 
 
 def column_lineage(
-    sql: str | exp.Expr, *, dialect: str, schema: t.Mapping[str, t.Any] | None = None
+    sql: str | exp.Expr,
+    *,
+    dialect: str,
+    schema: t.Mapping[str, t.Any] | None = None,
+    tables_over_ctes: t.Collection[str] = (),
 ) -> QueryLineage:
     """Resolve every output column of ``sql`` to the base-table columns it comes from.
 
@@ -84,6 +88,9 @@ def column_lineage(
         dialect: the sqlglot dialect name (``duckdb``, ``postgres``, ``snowflake``...).
         schema: ``{"[db.][schema.]table": {column: type}}`` with names as written in the
             SQL, any mix of depths; or a nested ``{catalog: {db: {table: {column: type}}}}``.
+        tables_over_ctes: names of top-level CTEs to drop, so that the query reads the table
+            of that name in ``schema`` instead (dbt inlines an ephemeral model as a CTE; its
+            readers' lineage should run through the model).
 
     Returns:
         The lineage: direct upstreams per output column with kinds, indirect upstreams
@@ -102,15 +109,17 @@ def column_lineage(
     [('id', 'group_by'), ('status', 'filter')]
     """
     index = schema_index(schema, dialect)
-    expression = _fresh(sql, dialect)
+    expression = _fresh(sql, dialect, tables_over_ctes)
     problem = ""
     try:
         qualified = _qualify(expression, index, dialect, infer=False)
     except _QUALIFY_ERRORS as error:
         try:
-            qualified = _qualify(_fresh(sql, dialect), index, dialect, infer=True)
+            qualified = _qualify(_fresh(sql, dialect, tables_over_ctes), index, dialect, infer=True)
         except _QUALIFY_ERRORS:
-            return _unsupported(_fresh(sql, dialect), f"cannot qualify: {_one_line(error)}")
+            return _unsupported(
+                _fresh(sql, dialect, tables_over_ctes), f"cannot qualify: {_one_line(error)}"
+            )
     try:
         root = build_scope(qualified)
     except _QUALIFY_ERRORS as error:
@@ -128,16 +137,32 @@ def column_lineage(
         return _unsupported(qualified, f"cannot resolve: {type(error).__name__}: {error}")
 
 
-def _fresh(sql: str | exp.Expr, dialect: str) -> exp.Expr:
+def _fresh(sql: str | exp.Expr, dialect: str, tables_over_ctes: t.Collection[str]) -> exp.Expr:
+    """A tree of our own: a copy of an expression, or the SQL text parsed (the cheaper)."""
     if isinstance(sql, exp.Expr):
-        return pivot_statement(sql.copy(), dialect)
-    try:
-        statements = [stmt for stmt in sqlglot.parse(sql, dialect=dialect) if stmt is not None]
-    except (ParseError, TokenError) as error:
-        raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
-    if not statements:
-        raise SqlError("SQL does not parse: no statement found")
-    return pivot_statement(statements[-1], dialect)
+        expression = sql.copy()
+    else:
+        try:
+            statements = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
+        except (ParseError, TokenError) as error:
+            raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
+        if not statements:
+            raise SqlError("SQL does not parse: no statement found")
+        expression = statements[-1]
+    if tables_over_ctes:
+        _drop_ctes(expression, tables_over_ctes)
+    return pivot_statement(expression, dialect)
+
+
+def _drop_ctes(expression: exp.Expr, names: t.Collection[str]) -> None:
+    with_ = expression.args.get("with_")
+    if not isinstance(with_, exp.With):
+        return
+    kept = [cte for cte in with_.expressions if cte.alias not in names]
+    if not kept:
+        with_.pop()
+    elif len(kept) != len(with_.expressions):
+        with_.set("expressions", kept)
 
 
 def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool) -> exp.Expr:

@@ -16,7 +16,7 @@ import typing as t
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.sql.node_lineage import NodeLineage
 from dbt_lineage.sql.relations import RelationIndex
-from dbt_lineage.sql.resolve_node import NodeInputs, resolve_node
+from dbt_lineage.sql.resolve_node import NodeInputs, SqlNode, resolve_node
 
 MIN_PARALLEL_TASKS = 24
 """Below this many nodes in a wave, starting work elsewhere costs more than it saves."""
@@ -39,9 +39,20 @@ class Resolver:
                 yield resolve_node(node, inputs)
             return
         pool = self._ensure_pool()
-        light = [(node, dataclasses.replace(inputs, index=None)) for node, inputs in tasks]
+        # Only plain values cross the process boundary: unpickling pydantic models and
+        # enums costs more than resolving some of the nodes.
+        light = [
+            (
+                (node.unique_id, node.resource_type, node.original_file_path, node.compiled_code),
+                dataclasses.replace(inputs, index=None),
+            )
+            for node, inputs in tasks
+        ]
         chunk = max(1, len(light) // (self.jobs * 4))
-        yield from pool.map(_resolve_in_worker, light, chunksize=chunk)
+        for document in pool.map(_resolve_in_worker, light, chunksize=chunk):
+            result = NodeLineage.from_json(document)
+            result.cached = False
+            yield result
 
     def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -73,6 +84,7 @@ def _start_worker(index: RelationIndex) -> None:
     _worker_index = index
 
 
-def _resolve_in_worker(task: tuple[ManifestNode, NodeInputs]) -> NodeLineage:
-    node, inputs = task
-    return resolve_node(node, dataclasses.replace(inputs, index=_worker_index))
+def _resolve_in_worker(task: tuple[tuple[str, str, str, str | None], NodeInputs]) -> dict:
+    (unique_id, resource_type, path, sql), inputs = task
+    node = SqlNode(unique_id, resource_type, path, sql)
+    return resolve_node(node, dataclasses.replace(inputs, index=_worker_index)).to_json()

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-
-import sqlglot
-from sqlglot import exp
-from sqlglot.errors import ParseError, SqlglotError
+import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.errors import SqlError
@@ -31,6 +28,15 @@ SNAPSHOT_COLUMNS = (
 """Columns dbt adds to every snapshot; they have no upstream column."""
 
 
+class SqlNode(t.NamedTuple):
+    """The parts of a manifest node that resolution reads (cheap to send to a worker)."""
+
+    unique_id: str
+    resource_type: str
+    original_file_path: str
+    compiled_code: str | None
+
+
 @dataclasses.dataclass(frozen=True)
 class NodeInputs:
     """What resolving one node needs to know about the project around it."""
@@ -48,7 +54,7 @@ class NodeInputs:
     """The node's dependencies, which decide between relations that share a name."""
 
 
-def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
+def resolve_node(node: ManifestNode | SqlNode, inputs: NodeInputs) -> NodeLineage:
     """Resolve every output column of ``node``; failures become diagnostics, not exceptions."""
     result = NodeLineage(node.unique_id)
     path = node.original_file_path
@@ -60,11 +66,14 @@ def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
             result.columns[name] = ColumnLineage(name, data_type, [], reason)
         return result
     try:
-        expression = _parse(node.compiled_code or "", inputs.dialect, node)
-        lineage = _lineage(expression, inputs)
+        lineage = _lineage(node.compiled_code, inputs)
     except SqlError as error:
         reason = UnresolvedReason.PARSE_ERROR.value
-        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, error.message))
+        detail = error.message.removeprefix("SQL does not parse: ")
+        message = (
+            f"SQL does not parse ({detail}); its columns stay unresolved: check the compiled SQL"
+        )
+        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, message))
         for name, data_type in inputs.declared.items():
             result.columns[name] = ColumnLineage(name, data_type, [], reason)
         return result
@@ -75,44 +84,27 @@ def resolve_node(node: ManifestNode, inputs: NodeInputs) -> NodeLineage:
     return result
 
 
-def _parse(sql: str, dialect: str, node: ManifestNode) -> exp.Expression:
-    try:
-        statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
-    except (ParseError, SqlglotError) as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else "parse error"
-        raise SqlError(
-            f"SQL does not parse ({first}); its columns stay unresolved: check the compiled SQL",
-            node_id=node.unique_id,
-        ) from error
-    if not statements:
-        raise SqlError("compiled SQL is empty", node_id=node.unique_id)
-    expression = statements[-1]
-    with_ = expression.find(exp.With)
-    if with_ is not None and with_.parent is expression:
-        kept = [cte for cte in with_.expressions if not cte.alias.startswith(EPHEMERAL_PREFIX)]
-        if not kept:
-            with_.pop()
-        elif len(kept) != len(with_.expressions):
-            with_.set("expressions", kept)
-    return expression
-
-
-def _lineage(expression: exp.Expression, inputs: NodeInputs) -> QueryLineage:
-    lineage = column_lineage(expression, dialect=inputs.dialect, schema=inputs.schema)
+def _lineage(sql: str, inputs: NodeInputs) -> QueryLineage:
+    ephemeral = [name for name in inputs.schema if name.startswith(EPHEMERAL_PREFIX)]
+    lineage = column_lineage(
+        sql, dialect=inputs.dialect, schema=inputs.schema, tables_over_ctes=ephemeral
+    )
     unknown = any(
         r.startswith(UnresolvedReason.UNKNOWN_COLUMN.value) for r in lineage.unresolved.values()
     )
     if unknown and inputs.partial:
         # YAML columns are often only the documented ones: infer those tables from the SQL.
         schema = {name: cols for name, cols in inputs.schema.items() if name not in inputs.partial}
-        retry = column_lineage(expression, dialect=inputs.dialect, schema=schema)
+        retry = column_lineage(
+            sql, dialect=inputs.dialect, schema=schema, tables_over_ctes=ephemeral
+        )
         if len(retry.unresolved) < len(lineage.unresolved):
             return retry
     return lineage
 
 
 def _map_columns(
-    node: ManifestNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
+    node: ManifestNode | SqlNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
 ) -> None:
     declared_types = {name.casefold(): data_type for name, data_type in inputs.declared.items()}
     for name, upstreams in lineage.columns.items():
@@ -145,7 +137,7 @@ def _map_columns(
 
 
 def _map_indirect(
-    node: ManifestNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
+    node: ManifestNode | SqlNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
 ) -> None:
     seen: set[tuple[ColumnRef, IndirectKind]] = set()
     for upstream in lineage.indirect:
@@ -168,7 +160,9 @@ def _map_inferred(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
             result.inferred.setdefault(node_id, {}).update(columns)
 
 
-def _add_diagnostics(node: ManifestNode, lineage: QueryLineage, result: NodeLineage) -> None:
+def _add_diagnostics(
+    node: ManifestNode | SqlNode, lineage: QueryLineage, result: NodeLineage
+) -> None:
     by_reason: dict[str, list[str]] = {}
     for column in result.columns.values():
         if column.reason:
