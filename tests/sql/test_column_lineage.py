@@ -130,3 +130,24 @@ def test_unparseable_catalog_types_do_not_stop_resolution() -> None:
     assert list(lineage.columns) == ["s", "x"]
     assert lineage.unresolved == {}
     assert lineage.output_types == {"s": "USER-DEFINED", "x": "weird type(("}
+
+
+def test_tables_over_ctes_reads_the_table_instead_of_the_inlined_cte() -> None:
+    sql = (
+        "with __dbt__cte__int_x as (select id, amount * 2 as doubled from raw), "
+        "final as (select id, doubled from __dbt__cte__int_x) select * from final"
+    )
+    schema = {
+        "raw": {"id": "int", "amount": "int"},
+        "__dbt__cte__int_x": {"id": "int", "doubled": "int"},
+    }
+    through = column_lineage(sql, dialect="duckdb", schema=schema)
+    assert [(u.table, u.column, u.kind) for u in through.columns["doubled"]] == [
+        ("raw", "amount", "transform")
+    ]
+    over = column_lineage(
+        sql, dialect="duckdb", schema=schema, tables_over_ctes=["__dbt__cte__int_x"]
+    )
+    assert [(u.table, u.column, u.kind) for u in over.columns["doubled"]] == [
+        ("__dbt__cte__int_x", "doubled", "identity")
+    ]
