@@ -70,6 +70,7 @@ def build(
     path = Path(output) if output else artifacts.target_path / "lineage.json"
     save_graph(graph, path)
     seconds = time.perf_counter() - started
+    report = coverage(graph)
     click.echo(
         build_summary(
             graph,
@@ -77,9 +78,9 @@ def build(
             seconds=seconds,
             resolved=lineage.resolved_count,
             cached=lineage.cached_count,
+            report=report,
         )
     )
-    report = coverage(graph)
     sql_nodes = [n for n in graph.nodes.values() if n.type in COUNTED_TYPES]
     if sql_nodes and report.columns_total and not report.columns_resolved:
         click.secho(

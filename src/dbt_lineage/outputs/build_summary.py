@@ -5,22 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 
 from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.queries.coverage import coverage
+from dbt_lineage.queries.coverage import Coverage, coverage
 
 _MAX_DIAGNOSTICS = 20
 
 
 def build_summary(
-    graph: LineageGraph, *, path: Path, seconds: float, resolved: int, cached: int
+    graph: LineageGraph,
+    *,
+    path: Path,
+    seconds: float,
+    resolved: int,
+    cached: int,
+    report: Coverage | None = None,
 ) -> str:
     """Nodes, columns, coverage, unresolved columns by reason, diagnostics, and time."""
-    report = coverage(graph)
+    report = report if report is not None else coverage(graph)
     counts = ", ".join(f"{count} {kind}s" for kind, count in sorted(report.relations.items()))
     lines = [
         f"Lineage for {graph.metadata.project_name or 'project'} "
         f"({graph.metadata.adapter_type or 'unknown adapter'}): {counts or 'no nodes'}",
         f"Columns: {report.columns_resolved}/{report.columns_total} resolved "
-        f"({report.percent:.1f}%), {sum(1 for _ in graph.edges)} edges",
+        f"({report.percent:.1f}%), {len(graph.edges)} edges",
     ]
     if not graph.metadata.has_catalog:
         lines.append(

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.metadata
 import json
 import os
 import typing as t
 from pathlib import Path
-
-import sqlglot
 
 from dbt_lineage._version import __version__
 from dbt_lineage.sql.node_lineage import NodeLineage
@@ -75,4 +74,4 @@ def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:
 
 
 def _stamp() -> list[t.Any]:
-    return [CACHE_VERSION, __version__, sqlglot.__version__]
+    return [CACHE_VERSION, __version__, importlib.metadata.version("sqlglot")]

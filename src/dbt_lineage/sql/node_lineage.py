@@ -7,6 +7,9 @@ import typing as t
 
 from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind
 
+if t.TYPE_CHECKING:
+    from dbt_lineage.sql.relations import RelationIndex
+
 
 @dataclasses.dataclass(frozen=True)
 class DirectEdge:
@@ -103,3 +106,29 @@ class NodeLineage:
             inferred=data["inferred"],
             cached=True,
         )
+
+
+class SqlNode(t.NamedTuple):
+    """The parts of a manifest node that resolution reads (cheap to send to a worker)."""
+
+    unique_id: str
+    resource_type: str
+    original_file_path: str
+    compiled_code: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeInputs:
+    """What resolving one node needs to know about the project around it."""
+
+    dialect: str
+    schema: dict[str, dict[str, str]]
+    """Upstream relation name (as the SQL writes it) -> {column: type}."""
+    partial: frozenset[str]
+    """Names in ``schema`` whose columns came from YAML and may be incomplete."""
+    index: RelationIndex | None
+    """Set in the process that resolves (workers receive it once, not with every task)."""
+    declared: dict[str, str]
+    """The node's own declared columns (catalog or YAML), for types and as a fallback."""
+    upstream_ids: frozenset[str] = frozenset()
+    """The node's dependencies, which decide between relations that share a name."""

@@ -14,9 +14,8 @@ import os
 import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
-from dbt_lineage.sql.node_lineage import NodeLineage
+from dbt_lineage.sql.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.sql.relations import RelationIndex
-from dbt_lineage.sql.resolve_node import NodeInputs, SqlNode, resolve_node
 
 MIN_PARALLEL_TASKS = 24
 """Below this many nodes in a wave, starting work elsewhere costs more than it saves."""
@@ -27,16 +26,21 @@ _worker_index: RelationIndex | None = None
 class Resolver:
     """Resolves batches of nodes, in this process or in a pool of ``jobs`` processes."""
 
-    def __init__(self, index: RelationIndex, jobs: int | None = None) -> None:
-        self.index = index
+    def __init__(self, index: t.Callable[[], RelationIndex], jobs: int | None = None) -> None:
+        self._make_index = index
+        self._index: RelationIndex | None = None
         self.jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def resolve(self, tasks: list[tuple[ManifestNode, NodeInputs]]) -> t.Iterator[NodeLineage]:
         """Results in the order of ``tasks``."""
+        if not tasks:
+            return
         if self.jobs == 1 or len(tasks) < MIN_PARALLEL_TASKS:
+            from dbt_lineage.sql.resolve_node import resolve_node  # sqlglot only when needed
+
             for node, inputs in tasks:
-                yield resolve_node(node, inputs)
+                yield resolve_node(node, dataclasses.replace(inputs, index=self.index))
             return
         pool = self._ensure_pool()
         # Only plain values cross the process boundary: unpickling pydantic models and
@@ -53,6 +57,12 @@ class Resolver:
             result = NodeLineage.from_json(document)
             result.cached = False
             yield result
+
+    @property
+    def index(self) -> RelationIndex:
+        if self._index is None:
+            self._index = self._make_index()
+        return self._index
 
     def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -81,10 +91,14 @@ class Resolver:
 
 def _start_worker(index: RelationIndex) -> None:
     global _worker_index
+    from dbt_lineage.sql import resolve_node  # noqa: F401 - import once per worker, not per task
+
     _worker_index = index
 
 
 def _resolve_in_worker(task: tuple[tuple[str, str, str, str | None], NodeInputs]) -> dict:
+    from dbt_lineage.sql.resolve_node import resolve_node
+
     (unique_id, resource_type, path, sql), inputs = task
     node = SqlNode(unique_id, resource_type, path, sql)
     return resolve_node(node, dataclasses.replace(inputs, index=_worker_index)).to_json()

@@ -12,10 +12,9 @@ from dbt_lineage.artifacts.project import ProjectArtifacts
 from dbt_lineage.sql.cache import LineageCache, cache_key
 from dbt_lineage.sql.declared_columns import DeclaredColumns, declared_columns
 from dbt_lineage.sql.dialects import dialect_for
-from dbt_lineage.sql.node_lineage import ColumnLineage, NodeLineage
+from dbt_lineage.sql.node_lineage import ColumnLineage, NodeInputs, NodeLineage
 from dbt_lineage.sql.parallel import Resolver
-from dbt_lineage.sql.relations import RelationIndex, relation_index, schema_name
-from dbt_lineage.sql.resolve_node import NodeInputs
+from dbt_lineage.sql.relations import relation_index, schema_name
 
 Progress = t.Callable[[int, int], None]
 
@@ -55,7 +54,6 @@ def resolve_project(
     manifest = artifacts.manifest
     dialect = dialect_for(manifest.metadata.adapter_type)
     relations = manifest.relation_nodes()
-    index = relation_index(relations.values(), dialect)
     order = _dependency_order(relations, select)
     declared = {
         node_id: declared_columns(relations[node_id], artifacts.catalog, Path(project_dir))
@@ -65,7 +63,7 @@ def resolve_project(
     results: dict[str, NodeLineage] = {}
     project = ProjectLineage(dialect, results, declared)
     done = 0
-    with Resolver(index, jobs) as resolver:
+    with Resolver(lambda: relation_index(relations.values(), dialect), jobs) as resolver:
         for wave in _waves(order, relations):
             tasks: list[tuple[ManifestNode, NodeInputs, str]] = []
             for node_id in wave:
@@ -73,7 +71,7 @@ def resolve_project(
                 if node.resource_type not in ("model", "snapshot"):
                     results[node_id] = _root_node(node, declared[node_id])
                     continue
-                prepared = _prepare(node, declared[node_id], relations, state, index, dialect)
+                prepared = _prepare(node, declared[node_id], relations, state, dialect)
                 cached = cache.get(prepared[2]) if cache is not None else None
                 if cached is not None:
                     results[node_id] = cached
@@ -168,7 +166,6 @@ def _prepare(
     own: DeclaredColumns | None,
     relations: dict[str, ManifestNode],
     state: _State,
-    index: RelationIndex,
     dialect: str,
 ) -> tuple[ManifestNode, NodeInputs, str]:
     """The inputs a node is resolved with, and the cache key they make."""
@@ -189,7 +186,7 @@ def _prepare(
                 partial_names.add(name)
     key = cache_key(node.unique_id, dialect, node.compiled_code or "", [identity, own_columns])
     inputs = NodeInputs(
-        dialect, schema, frozenset(partial_names), index, own_columns, frozenset(upstream_ids)
+        dialect, schema, frozenset(partial_names), None, own_columns, frozenset(upstream_ids)
     )
     return node, inputs, key
 

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import typing as t
 
-from sqlglot import exp
-from sqlglot.errors import ParseError
-from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
-
 from dbt_lineage.artifacts.manifest import ManifestNode
 
 EPHEMERAL_PREFIX = "__dbt__cte__"
@@ -63,6 +59,10 @@ def table_parts(name: str, dialect: str) -> tuple[str, ...]:
     >>> table_parts('"Shop"."main".ORDERS', "duckdb")  # DuckDB folds quoted names too
     ('shop', 'main', 'orders')
     """
+    from sqlglot import exp  # here, not at the top: a build served from cache never parses
+    from sqlglot.errors import ParseError
+    from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
+
     try:
         table = exp.to_table(name, dialect=dialect)
     except (ParseError, ValueError):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import typing as t
-
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.column_lineage import QueryLineage, column_lineage
@@ -13,9 +10,11 @@ from dbt_lineage.sql.node_lineage import (
     DirectEdge,
     IndirectEdge,
     NodeDiagnostic,
+    NodeInputs,
     NodeLineage,
+    SqlNode,
 )
-from dbt_lineage.sql.relations import EPHEMERAL_PREFIX, RelationIndex
+from dbt_lineage.sql.relations import EPHEMERAL_PREFIX
 from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind, UnresolvedReason
 
 SNAPSHOT_COLUMNS = (
@@ -26,32 +25,6 @@ SNAPSHOT_COLUMNS = (
     "dbt_is_deleted",
 )
 """Columns dbt adds to every snapshot; they have no upstream column."""
-
-
-class SqlNode(t.NamedTuple):
-    """The parts of a manifest node that resolution reads (cheap to send to a worker)."""
-
-    unique_id: str
-    resource_type: str
-    original_file_path: str
-    compiled_code: str | None
-
-
-@dataclasses.dataclass(frozen=True)
-class NodeInputs:
-    """What resolving one node needs to know about the project around it."""
-
-    dialect: str
-    schema: dict[str, dict[str, str]]
-    """Upstream relation name (as the SQL writes it) -> {column: type}."""
-    partial: frozenset[str]
-    """Names in ``schema`` whose columns came from YAML and may be incomplete."""
-    index: RelationIndex | None
-    """Set in the process that resolves (workers receive it once, not with every task)."""
-    declared: dict[str, str]
-    """The node's own declared columns (catalog or YAML), for types and as a fallback."""
-    upstream_ids: frozenset[str] = frozenset()
-    """The node's dependencies, which decide between relations that share a name."""
 
 
 def resolve_node(node: ManifestNode | SqlNode, inputs: NodeInputs) -> NodeLineage:
