@@ -60,8 +60,9 @@ class LineageCache:
         entries = {key: self._entries[key] for key in self._used}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_suffix(".partial")
-        with gzip.open(partial, "wt", encoding="utf-8", compresslevel=3) as handle:
-            json.dump({"version": _stamp(), "entries": entries}, handle, separators=(",", ":"))
+        # One dumps and one write: json.dump into a gzip stream uses the slow encoder.
+        text = json.dumps({"version": _stamp(), "entries": entries}, separators=(",", ":"))
+        partial.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=3))
         os.replace(partial, self.path)
 
 
