@@ -9,6 +9,7 @@ against its default database and schema.
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 from sqlglot import exp
@@ -133,12 +134,17 @@ def _name(name: str, norm: t.Callable[[str], str]) -> str:
 
 def _split(key: str, dialect: str, norm: t.Callable[[str], str]) -> Parts:
     if '"' in key or "`" in key or "[" in key:
-        table = exp.to_table(key, dialect=dialect)
-        parts = tuple(
-            _identifier_text(part, dialect) for part in table.parts if isinstance(part, exp.Expr)
-        )
-        return parts
+        return _split_quoted(key, dialect)
     return tuple(norm(part) for part in key.split("."))
+
+
+@functools.lru_cache(maxsize=65536)
+def _split_quoted(key: str, dialect: str) -> Parts:
+    """Parse a quoted name once per process: dbt's relation names recur in many schemas."""
+    table = exp.to_table(key, dialect=dialect)
+    return tuple(
+        _identifier_text(part, dialect) for part in table.parts if isinstance(part, exp.Expr)
+    )
 
 
 def _identifier_text(node: exp.Expr, dialect: str) -> str:
