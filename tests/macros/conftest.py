@@ -44,7 +44,12 @@ class DbtProject:
         self.warehouse = self.warehouse or self.target
 
     def dbt(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
-        run_env = {**os.environ, **self.env, **(env or {}), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        run_env = {
+            **os.environ,
+            **self.env,
+            **(env or {}),
+            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+        }
         cmd = [DBT, *args, "--profiles-dir", str(self.path), "--project-dir", str(self.path)]
         if args[0] not in ("deps", "clean"):
             cmd += ["--target", self.target]
@@ -72,7 +77,11 @@ class DbtProject:
         if args is not None:
             cli += ["--args", json.dumps(args, ensure_ascii=False)]
         proc = self.dbt(*cli)
-        return [json.loads(line)["info"]["msg"] for line in proc.stdout.splitlines() if line.startswith("{")]
+        return [
+            json.loads(line)["info"]["msg"]
+            for line in proc.stdout.splitlines()
+            if line.startswith("{")
+        ]
 
     # --- reading the warehouse -------------------------------------------------------
     @property
@@ -151,10 +160,16 @@ def shop(request, tmp_path) -> DbtProject:
     """integration_tests/ copied to tmp_path, deps installed, on each warehouse."""
     target = request.param
     if target == "postgres" and not postgres_available():
-        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
+        pytest.fail(
+            "PostgreSQL is not reachable at 127.0.0.1:5432: start it with "
+            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`"
+        )
     path = copy_project(REPO / "integration_tests", tmp_path / "shop")
     schema = "shop" if target == "duckdb" else f"it_{uuid.uuid4().hex[:10]}"
-    env = {"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb"), "DBT_LINEAGE_PG_SCHEMA": schema}
+    env = {
+        "DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb"),
+        "DBT_LINEAGE_PG_SCHEMA": schema,
+    }
     project = DbtProject(path=path, target=target, env=env, schema=schema)
     project.dbt("deps")
     yield project
@@ -165,6 +180,10 @@ def shop(request, tmp_path) -> DbtProject:
 @pytest.fixture
 def duckdb_shop(tmp_path) -> DbtProject:
     path = copy_project(REPO / "integration_tests", tmp_path / "shop")
-    project = DbtProject(path=path, target="duckdb", env={"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb")})
+    project = DbtProject(
+        path=path,
+        target="duckdb",
+        env={"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb")},
+    )
     project.dbt("deps")
     return project

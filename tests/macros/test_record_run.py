@@ -18,7 +18,11 @@ def short(unique_id: str) -> str:
 
 def executed(run_results: dict) -> dict[str, dict]:
     """Node results of run_results.json (project hooks are listed there too, as operations)."""
-    return {r["unique_id"]: r for r in run_results["results"] if not r["unique_id"].startswith("operation.")}
+    return {
+        r["unique_id"]: r
+        for r in run_results["results"]
+        if not r["unique_id"].startswith("operation.")
+    }
 
 
 def expected_rows_affected(result: dict):
@@ -34,8 +38,12 @@ def test_build_twice_records_invocations_node_runs_and_inputs(shop):
     # second run: only stg_orders and what is downstream of it, a model that fails, one
     # skipped after it, and the hook rendered twice in the same invocation
     proc = shop.dbt(
-        "build", "--select", "stg_orders+",
-        "--vars", "{include_broken: true, record_twice: true}", check=False,
+        "build",
+        "--select",
+        "stg_orders+",
+        "--vars",
+        "{include_broken: true, record_twice: true}",
+        check=False,
     )
     assert proc.returncode == 1, proc.stdout  # the broken model fails the run, not the hook
     second = shop.run_results()
@@ -65,7 +73,13 @@ def test_build_twice_records_invocations_node_runs_and_inputs(shop):
     assert broken["status"] == "error"
     assert "no_such_column" in broken["message"]
     assert runs2[f"model.{P}.after_broken"]["status"] == "skipped"
-    seeds = {k: v for k, v in {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv1}'")}.items() if k.startswith("seed.")}
+    seeds = {
+        k: v
+        for k, v in {
+            r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv1}'")
+        }.items()
+        if k.startswith("seed.")
+    }
     assert seeds[f"seed.{P}.raw_orders"]["rows_affected"] == 5
 
     edges = {
@@ -86,7 +100,11 @@ def test_build_twice_records_invocations_node_runs_and_inputs(shop):
     first_edges = shop.rows("lineage_run_inputs", f"invocation_id = '{inv1}'")
     source_edge = [r for r in first_edges if r["input_unique_id"].startswith("source.")]
     assert len(source_edge) == 1 and source_edge[0]["input_invocation_id"] is None
-    assert source_edge[0]["input_relation_name"].replace('"', "").endswith(f"{shop.schema}.raw_payments")
+    assert (
+        source_edge[0]["input_relation_name"]
+        .replace('"', "")
+        .endswith(f"{shop.schema}.raw_payments")
+    )
 
     # the stamp column of the mart names the invocation that last wrote it
     stamps = shop.query(f"select distinct dbt_lineage_invocation_id from {shop.schema}.orders")
@@ -99,7 +117,9 @@ def test_provenance_query_walks_back_to_the_runs_of_the_inputs(shop):
     shop.dbt("build", "--select", "orders")
     inv2 = shop.run_results()["metadata"]["invocation_id"]
 
-    log = shop.operation_log("dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"model.{P}.orders"})
+    log = shop.operation_log(
+        "dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"model.{P}.orders"}
+    )
     sql = next(m for m in log if m.lstrip().startswith("with recursive"))
     rows = shop.query(sql)
     runs = {(r[0], r[1].split(".")[-1], r[3]) for r in rows}
@@ -110,7 +130,9 @@ def test_provenance_query_walks_back_to_the_runs_of_the_inputs(shop):
     assert not any(r[1].startswith("source.") for r in rows)
 
     # the same, naming the relation instead of the node
-    log = shop.operation_log("dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"{shop.schema}.orders"})
+    log = shop.operation_log(
+        "dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": f"{shop.schema}.orders"}
+    )
     by_relation = shop.query(next(m for m in log if m.lstrip().startswith("with recursive")))
     assert sorted(by_relation, key=repr) == sorted(rows, key=repr)
 
@@ -124,7 +146,9 @@ def test_purge_history_deletes_only_old_invocations(duckdb_shop):
     import duckdb
 
     con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
-    con.execute(f"update shop_lineage.lineage_invocations set started_at = started_at - interval 40 day where invocation_id = '{old}'")
+    con.execute(
+        f"update shop_lineage.lineage_invocations set started_at = started_at - interval 40 day where invocation_id = '{old}'"
+    )
     con.close()
 
     log = shop.operation_log("dbt_lineage.purge_history")
@@ -141,7 +165,9 @@ def test_disabled_and_other_targets_record_nothing(duckdb_shop):
     shop = duckdb_shop
     shop.dbt("build", "--vars", "{dbt_lineage_enabled: false}")
     shop.dbt("build", "--vars", "{dbt_lineage_targets: [prod]}")
-    assert shop.query("select count(*) from information_schema.tables where table_schema = 'shop_lineage'") == [(0,)]
+    assert shop.query(
+        "select count(*) from information_schema.tables where table_schema = 'shop_lineage'"
+    ) == [(0,)]
 
 
 def test_tables_gain_missing_columns_and_ci_context(duckdb_shop):
@@ -156,12 +182,22 @@ def test_tables_gain_missing_columns_and_ci_context(duckdb_shop):
     con.execute("alter table shop_lineage.lineage_invocations drop column git_pull_request")
     con.close()
 
-    ci = {"GITHUB_SHA": "0123abc", "GITHUB_REF": "refs/pull/42/merge", "GITHUB_HEAD_REF": "feature/x"}
+    ci = {
+        "GITHUB_SHA": "0123abc",
+        "GITHUB_REF": "refs/pull/42/merge",
+        "GITHUB_HEAD_REF": "feature/x",
+    }
     shop.dbt("build", env=ci)
     inv = shop.run_results()["metadata"]["invocation_id"]
     (row,) = shop.rows("lineage_invocations", f"invocation_id = '{inv}'")
-    assert (row["git_sha"], row["git_branch"], row["git_pull_request"]) == ("0123abc", "feature/x", "42")
-    checksums = shop.rows("lineage_node_runs", f"invocation_id = '{inv}' and resource_type = 'model'")
+    assert (row["git_sha"], row["git_branch"], row["git_pull_request"]) == (
+        "0123abc",
+        "feature/x",
+        "42",
+    )
+    checksums = shop.rows(
+        "lineage_node_runs", f"invocation_id = '{inv}' and resource_type = 'model'"
+    )
     assert checksums and all(len(r["checksum"]) == 64 for r in checksums)
 
 

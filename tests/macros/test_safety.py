@@ -17,9 +17,7 @@ TRICKY = "it's \"q\" $$ $dbt_lineage$ a\\b \\' \\\\ \nline2\r\n\tü 日本 😀 
 
 def test_tricky_text_round_trips_exactly(shop):
     """Quotes, $$, newlines, backslashes and non-ASCII in node names, messages and vars."""
-    out = shop.operation_json(
-        "record_fake_run", {"n": 3, "text": TRICKY}, env={}
-    )
+    out = shop.operation_json("record_fake_run", {"n": 3, "text": TRICKY}, env={})
     inv = out["invocation_id"]
     assert out["text"] == TRICKY  # what dbt handed the macro is what we meant to send
 
@@ -36,7 +34,13 @@ def test_tricky_text_round_trips_exactly(shop):
     }
 
     # vars: the invocation's args column holds them as JSON, exactly
-    shop.dbt("seed", "--select", "raw_orders", "--vars", json.dumps({"tricky": TRICKY}, ensure_ascii=False))
+    shop.dbt(
+        "seed",
+        "--select",
+        "raw_orders",
+        "--vars",
+        json.dumps({"tricky": TRICKY}, ensure_ascii=False),
+    )
     inv2 = shop.run_results()["metadata"]["invocation_id"]
     (row,) = shop.rows("lineage_invocations", f"invocation_id = '{inv2}'")
     args = row["args"] if isinstance(row["args"], dict) else json.loads(row["args"])
@@ -72,29 +76,50 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     # rows go in as one JSON literal, unnested by flatten; JSON nulls become SQL nulls
     assert "\nfrom table(flatten(input => parse_json('[{" in sf["insert"]
     assert 'parse_json(strip_null_value(r.value:"adapter_response")::varchar)' in sf["insert"]
-    assert 'cast(strip_null_value(r.value:"rows_affected")::varchar as number(38,0))' in sf["insert"]
+    assert (
+        'cast(strip_null_value(r.value:"rows_affected")::varchar as number(38,0))' in sf["insert"]
+    )
     assert sf["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
     assert sf["guarded_insert"].startswith("execute immediate 'begin\n")
     assert "when other then" in sf["guarded_insert"] and "return sqlerrm" in sf["guarded_insert"]
     assert sf["resolve"].startswith("update analytics.dbt_lineage.lineage_run_inputs as target")
 
     bq = sql["bigquery"]
-    assert "adapter_response json" in bq["create_table"] and "rows_affected int64" in bq["create_table"]
+    assert (
+        "adapter_response json" in bq["create_table"]
+        and "rows_affected int64" in bq["create_table"]
+    )
     assert "\nfrom unnest(json_query_array(parse_json('[{" in bq["insert"]
     assert "safe.parse_json(json_value(r, '$.adapter_response'))" in bq["insert"]
     assert "cast(json_value(r, '$.execute_started_at') as timestamp)" in bq["insert"]
     assert "insert into `proj`.`dbt_lineage`.`lineage_node_runs` (" in bq["insert"]
     assert bq["create_schema"] == "create schema if not exists `proj`.`dbt_lineage`"
     assert "\n" not in bq["escaped"]  # BigQuery single-quoted strings hold no raw newline
-    assert bq["escaped"] == "'" + (
-        TRICKY.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r")
-    ) + "'"
-    assert "exception when error then" in bq["guarded_insert"] and "@@error.message" in bq["guarded_insert"]
+    assert (
+        bq["escaped"]
+        == "'"
+        + (
+            TRICKY.replace("\\", "\\\\")
+            .replace("'", "\\'")
+            .replace("\n", "\\n")
+            .replace("\r", "\\r")
+        )
+        + "'"
+    )
+    assert (
+        "exception when error then" in bq["guarded_insert"]
+        and "@@error.message" in bq["guarded_insert"]
+    )
     assert "with recursive start_run" in bq["provenance"] and "provenance as (" in bq["provenance"]
 
     db = sql["databricks"]
-    assert "adapter_response string" in db["create_table"] and "execution_time double" in db["create_table"]
-    assert db["add_column"] == "alter table dbt_lineage.lineage_node_runs add columns (message string)"
+    assert (
+        "adapter_response string" in db["create_table"]
+        and "execution_time double" in db["create_table"]
+    )
+    assert (
+        db["add_column"] == "alter table dbt_lineage.lineage_node_runs add columns (message string)"
+    )
     assert "from (select explode(from_json('[{" in db["insert"]
     assert "'array<map<string,string>>'))" in db["insert"]
     assert db["resolve"].startswith("merge into dbt_lineage.lineage_run_inputs as target")
@@ -102,7 +127,10 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     assert db["guarded_insert"] == db["insert"]  # no error handler: failures raise (ADR 0002)
 
     rs = sql["redshift"]
-    assert "adapter_response super" in rs["create_table"] and "message varchar(65535)" in rs["create_table"]
+    assert (
+        "adapter_response super" in rs["create_table"]
+        and "message varchar(65535)" in rs["create_table"]
+    )
     assert "\nvalues\n(" in rs["insert"] and "json_parse('{" in rs["insert"]  # 64 KB literals
     assert rs["escaped"] == "'" + TRICKY.replace("\\", "\\\\").replace("'", "''") + "'"
     assert "provenance (depth, unique_id, invocation_id) as (" in rs["provenance"]
@@ -125,7 +153,10 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
 def limited_role():
     """A PostgreSQL role that may build its own schema but only read the lineage schema."""
     if not postgres_available():
-        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
+        pytest.fail(
+            "PostgreSQL is not reachable at 127.0.0.1:5432: start it with "
+            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`"
+        )
     import psycopg2
 
     role = f"lineage_ro_{uuid.uuid4().hex[:8]}"
@@ -159,7 +190,10 @@ def test_postgres_role_without_write_privilege(limited_role, tmp_path):
 
     ok = project.dbt("build")  # succeeds: the hook only warns
     assert "dbt_lineage could not record invocation" in ok.stdout
-    assert f"{schema}_lineage.lineage_invocations: permission denied for schema {schema}_lineage" in ok.stdout
+    assert (
+        f"{schema}_lineage.lineage_invocations: permission denied for schema {schema}_lineage"
+        in ok.stdout
+    )
     assert project.query(
         f"select count(*) from information_schema.tables where table_schema = '{schema}_lineage'"
     ) == [(0,)]
