@@ -62,7 +62,7 @@ class LineageCache:
         partial = self.path.with_suffix(".partial")
         # One dumps and one write: json.dump into a gzip stream uses the slow encoder.
         text = json.dumps({"version": _stamp(), "entries": entries}, separators=(",", ":"))
-        partial.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=3))
+        partial.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=1))
         os.replace(partial, self.path)
 
 

@@ -60,11 +60,14 @@ def resolve_project(
         for node_id in order
     }
     state = _State()
+    for node_id, own in declared.items():
+        if own is not None and own.complete:
+            state.known[node_id] = own.columns  # known before the node itself is resolved
     results: dict[str, NodeLineage] = {}
     project = ProjectLineage(dialect, results, declared)
     done = 0
     with Resolver(lambda: relation_index(relations.values(), dialect), jobs) as resolver:
-        for wave in _waves(order, relations):
+        for wave in _waves(order, relations, declared):
             tasks: list[tuple[ManifestNode, NodeInputs, str]] = []
             for node_id in wave:
                 node = relations[node_id]
@@ -149,12 +152,25 @@ class _State:
             self.partial.add(node_id)
 
 
-def _waves(order: list[str], relations: dict[str, ManifestNode]) -> list[list[str]]:
-    """Group nodes so that each reads only nodes of earlier groups."""
+def _waves(
+    order: list[str],
+    relations: dict[str, ManifestNode],
+    declared: dict[str, DeclaredColumns | None],
+) -> list[list[str]]:
+    """Group nodes so that each reads only nodes of earlier groups, or complete ones.
+
+    A relation whose columns the catalog (or a seed's header) gives completely is known
+    before it is resolved, so its readers need not wait for it: with a full catalog every
+    model lands in one group and the cores are never left waiting on a slow one.
+    """
     level: dict[str, int] = {}
     for node_id in order:
-        parents = [level[p] for p in relations[node_id].depends_on.nodes if p in level]
-        level[node_id] = 1 + max(parents, default=-1)
+        waits = [
+            level[p]
+            for p in relations[node_id].depends_on.nodes
+            if p in level and not (declared.get(p) is not None and declared[p].complete)
+        ]
+        level[node_id] = 1 + max(waits, default=-1)
     waves: list[list[str]] = [[] for _ in range(1 + max(level.values(), default=-1))]
     for node_id in order:
         waves[level[node_id]].append(node_id)
