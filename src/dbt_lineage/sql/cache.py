@@ -49,7 +49,7 @@ class LineageCache:
         return NodeLineage.from_json(entry)
 
     def put(self, key: str, result: NodeLineage) -> None:
-        self._entries[key] = result.to_json()
+        self._entries[key] = result.document or result.to_json()
         self._used.add(key)
         self._dirty = True
 

@@ -60,6 +60,8 @@ class NodeLineage:
     inferred: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
     """Columns of upstream relations with no declared columns, inferred from this SQL."""
     cached: bool = False
+    document: dict[str, t.Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    """This result as ``to_json`` writes it, when it arrived in that form (from a worker)."""
 
     def to_json(self) -> dict[str, t.Any]:
         return {

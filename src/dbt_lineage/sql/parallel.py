@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import gc
 import multiprocessing
 import os
 import typing as t
@@ -56,6 +57,7 @@ class Resolver:
         for document in pool.map(_resolve_in_worker, light, chunksize=chunk):
             result = NodeLineage.from_json(document)
             result.cached = False
+            result.document = document  # the cache stores it as is
             yield result
 
     @property
@@ -91,6 +93,9 @@ class Resolver:
 
 def _start_worker(index: RelationIndex) -> None:
     global _worker_index
+    # Parsed SQL trees are many small objects with parent links: collect cycles less often.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
     from dbt_lineage.sql import resolve_node  # noqa: F401 - import once per worker, not per task
 
     _worker_index = index
