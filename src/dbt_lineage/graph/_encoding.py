@@ -125,18 +125,8 @@ def _decode_node(node_id: str, column: str | None, entry: dict[str, t.Any]) -> L
         tags=tuple(entry.get("tags", ())),
         resolved=entry.get("resolved", True),
         reason=entry.get("reason", ""),
-        **{**_NODE_DEFAULTS, **values},
+        **values,
     )
-
-
-_NODE_DEFAULTS: dict[str, t.Any] = {
-    "data_type": "",
-    "description": "",
-    "relation_name": "",
-    "materialized": "",
-    "path": "",
-    "meta": {},
-}
 
 
 def _decode_edge(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql.column_lineage import QueryLineage, column_lineage
+from dbt_lineage.sql.column_lineage import QueryLineage, Upstream, column_lineage
 from dbt_lineage.sql.node_lineage import (
     ColumnLineage,
     DirectEdge,
@@ -29,32 +29,41 @@ SNAPSHOT_COLUMNS = (
 
 def resolve_node(node: ManifestNode | SqlNode, inputs: NodeInputs) -> NodeLineage:
     """Resolve every output column of ``node``; failures become diagnostics, not exceptions."""
-    result = NodeLineage(node.unique_id)
-    path = node.original_file_path
     if not node.compiled_code:
-        reason = UnresolvedReason.NO_COMPILED_SQL.value
         message = "no compiled SQL in the manifest: run `dbt compile` (or `dbt build`) first"
-        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, message))
-        for name, data_type in inputs.declared.items():
-            result.columns[name] = ColumnLineage(name, data_type, [], reason)
-        return result
+        return _failed(node, inputs, UnresolvedReason.NO_COMPILED_SQL, message)
     try:
         lineage = _lineage(node.compiled_code, inputs)
     except SqlError as error:
-        reason = UnresolvedReason.PARSE_ERROR.value
         detail = error.message.removeprefix("SQL does not parse: ")
         message = (
             f"SQL does not parse ({detail}); its columns stay unresolved: check the compiled SQL"
         )
-        result.diagnostics.append(NodeDiagnostic(node.unique_id, path, reason, message))
-        for name, data_type in inputs.declared.items():
-            result.columns[name] = ColumnLineage(name, data_type, [], reason)
-        return result
+        return _failed(node, inputs, UnresolvedReason.PARSE_ERROR, message)
+    result = NodeLineage(node.unique_id)
     _map_columns(node, lineage, inputs, result)
     _map_indirect(node, lineage, inputs, result)
     _map_inferred(lineage, inputs, result)
     _add_diagnostics(node, lineage, result)
     return result
+
+
+def _failed(
+    node: ManifestNode | SqlNode, inputs: NodeInputs, reason: UnresolvedReason, message: str
+) -> NodeLineage:
+    """A node whose SQL could not be read: one diagnostic, its declared columns unresolved."""
+    result = NodeLineage(node.unique_id)
+    result.diagnostics.append(
+        NodeDiagnostic(node.unique_id, node.original_file_path, reason.value, message)
+    )
+    for name, data_type in inputs.declared.items():
+        result.columns[name] = ColumnLineage(name, data_type, [], reason.value)
+    return result
+
+
+def _node_of(upstream: Upstream, inputs: NodeInputs) -> str | None:
+    """The dbt node an engine-reported table is, decided among the reader's dependencies."""
+    return inputs.index.lookup(upstream.table_parts or (upstream.table,), inputs.upstream_ids)
 
 
 def _lineage(sql: str, inputs: NodeInputs) -> QueryLineage:
@@ -84,9 +93,7 @@ def _map_columns(
         reason = lineage.unresolved.get(name, "")
         edges: dict[ColumnRef, DirectEdge] = {}
         for upstream in upstreams:
-            node_id = inputs.index.lookup(
-                upstream.table_parts or (upstream.table,), inputs.upstream_ids
-            )
+            node_id = _node_of(upstream, inputs)
             if node_id is None:
                 reason = reason or f"{UnresolvedReason.UNKNOWN_TABLE.value}: {upstream.table}"
                 continue
@@ -114,9 +121,7 @@ def _map_indirect(
 ) -> None:
     seen: set[tuple[ColumnRef, IndirectKind]] = set()
     for upstream in lineage.indirect:
-        node_id = inputs.index.lookup(
-            upstream.table_parts or (upstream.table,), inputs.upstream_ids
-        )
+        node_id = _node_of(upstream, inputs)
         if node_id is None or node_id == node.unique_id:
             continue
         ref = ColumnRef(node_id, upstream.column)
