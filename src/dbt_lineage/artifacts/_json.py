@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import typing as t
@@ -14,13 +15,16 @@ from dbt_lineage.errors import ArtifactError
 _VERSION = re.compile(r"/(?P<kind>[a-z-]+)/v(?P<number>\d+)\.json$")
 
 
-def read_artifact(path: Path, *, kind: str, supported: t.Sequence[int]) -> dict[str, t.Any]:
+def read_artifact(
+    path: Path, *, kind: str, supported: t.Sequence[int], checksum: bool = False
+) -> dict[str, t.Any]:
     """Load ``path`` as JSON and check ``metadata.dbt_schema_version``.
 
     Args:
         path: the artifact file.
         kind: the artifact kind in dbt's schema URL (``manifest``, ``catalog``, ``run-results``).
         supported: the schema versions we read.
+        checksum: also record the sha256 of the file's bytes as ``metadata._sha256``.
 
     Returns:
         The parsed JSON document.
@@ -32,7 +36,8 @@ def read_artifact(path: Path, *, kind: str, supported: t.Sequence[int]) -> dict[
     if not path.is_file():
         raise ArtifactError(f"no {kind} file found", path=path)
     try:
-        document = json.loads(path.read_bytes())
+        raw = path.read_bytes()
+        document = json.loads(raw)
     except (OSError, ValueError) as error:
         raise ArtifactError(
             f"{kind} is not valid JSON ({_short(error)}): regenerate it with dbt", path=path
@@ -56,6 +61,8 @@ def read_artifact(path: Path, *, kind: str, supported: t.Sequence[int]) -> dict[
             path=path,
         )
     document["metadata"]["_schema_version_number"] = number
+    if checksum:
+        document["metadata"]["_sha256"] = hashlib.sha256(raw).hexdigest()
     return document
 
 

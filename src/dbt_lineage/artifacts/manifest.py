@@ -98,6 +98,8 @@ class ManifestMetadata(_Artifact):
     invocation_id: str | None = None
     generated_at: str | None = None
     schema_version_number: int = pydantic.Field(default=0, alias="_schema_version_number")
+    sha256: str = pydantic.Field(default="", alias="_sha256")
+    """The sha256 of the manifest file: the version of the project's lineage."""
 
 
 class Manifest(_Artifact):
@@ -132,7 +134,7 @@ def load_manifest(path: str | Path) -> Manifest:
         ArtifactError: missing, unreadable, an unsupported version, or malformed.
     """
     path = Path(path)
-    document = read_artifact(path, kind="manifest", supported=SUPPORTED_VERSIONS)
+    document = read_artifact(path, kind="manifest", supported=SUPPORTED_VERSIONS, checksum=True)
     document = {
         "metadata": document["metadata"],
         "nodes": document.get("nodes") or {},

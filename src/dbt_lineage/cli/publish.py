@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import click
@@ -66,8 +65,12 @@ def _edges(
         "(run `dbt-lineage build` for column edges).",
         err=True,
     )
-    checksum = hashlib.sha256(manifest_path.read_bytes()).hexdigest()
-    return edge_rows(manifest), checksum, "manifest.json", manifest.metadata.project_name
+    return (
+        edge_rows(manifest),
+        manifest.metadata.sha256,
+        "manifest.json",
+        manifest.metadata.project_name,
+    )
 
 
 def _target_dir(project_dir: str, target_path: str | None) -> Path:

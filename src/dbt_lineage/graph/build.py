@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime
-import hashlib
 import typing as t
-from pathlib import Path
 
 from dbt_lineage._version import __version__
 from dbt_lineage.artifacts.manifest import ManifestNode
@@ -261,15 +259,13 @@ def _owner(name: str | None, email: str | None, url: str | None) -> dict[str, st
 
 def _metadata(artifacts: ProjectArtifacts) -> GraphMetadata:
     manifest = artifacts.manifest
-    manifest_path = Path(manifest.path)
-    checksum = hashlib.sha256(manifest_path.read_bytes()).hexdigest() if manifest.path else ""
     return GraphMetadata(
         dbt_lineage_version=__version__,
         project_name=manifest.metadata.project_name or "",
         adapter_type=manifest.metadata.adapter_type or "",
         dbt_version=manifest.metadata.dbt_version,
         manifest_schema_version=manifest.metadata.dbt_schema_version,
-        manifest_checksum=checksum,
+        manifest_checksum=manifest.metadata.sha256,
         generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         has_catalog=artifacts.catalog is not None,
     )
