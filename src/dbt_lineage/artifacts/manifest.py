@@ -8,6 +8,7 @@ from pathlib import Path
 import pydantic
 
 from dbt_lineage.artifacts._json import read_artifact, validate_artifact
+from dbt_lineage.artifacts.names import NamedNode
 
 SUPPORTED_VERSIONS = (10, 11, 12)
 """Manifest schema versions we read: dbt 1.6 (v10) to dbt 1.12 (v12)."""
@@ -64,6 +65,13 @@ class ManifestNode(_Artifact):
     @property
     def materialized(self) -> str:
         return self.config.materialized or ""
+
+    @property
+    def named(self) -> NamedNode:
+        """What users' names for this node are matched against (``resolve_name``)."""
+        return NamedNode(
+            self.unique_id, self.resource_type, self.name, self.package_name, self.source_name or ""
+        )
 
     @property
     def is_ephemeral(self) -> bool:

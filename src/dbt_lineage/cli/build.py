@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from dbt_lineage.artifacts.names import NamedNode, resolve_name
+from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.cli import options
 from dbt_lineage.graph.build import build_graph
@@ -99,10 +99,7 @@ def build(
 
 def _selected(select: tuple[str, ...], relations: dict[str, t.Any]) -> list[str]:
     names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
-    candidates = [
-        NamedNode(n.unique_id, n.resource_type, n.name, n.package_name, n.source_name or "")
-        for n in relations.values()
-    ]
+    candidates = [node.named for node in relations.values()]
     return [resolve_name(name.strip("+"), candidates) for name in names]
 
 

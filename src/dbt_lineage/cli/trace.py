@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from dbt_lineage.artifacts.manifest import load_manifest
-from dbt_lineage.artifacts.names import NamedNode, resolve_name
+from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.cli import options
 from dbt_lineage.errors import SelectionError
 from dbt_lineage.outputs.warehouse.connection import connection
@@ -52,10 +52,7 @@ def trace(
         target_dir = Path(project_dir) / target_dir
     manifest = load_manifest(target_dir / "manifest.json")
     relations = manifest.relation_nodes()
-    candidates = [
-        NamedNode(n.unique_id, n.resource_type, n.name, n.package_name, n.source_name or "")
-        for n in relations.values()
-    ]
+    candidates = [node.named for node in relations.values()]
     unique_id = resolve_name(relation, candidates)
     if relations[unique_id].resource_type == "source":
         raise SelectionError(f"{unique_id} is a source: dbt reads it but never builds it")
