@@ -3,6 +3,7 @@ adapter to DuckDB (the template) and to the PostgreSQL server (fixtures/postgres
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -28,6 +29,7 @@ from dbt_lineage.graph.save import save_graph
 from dbt_lineage.outputs.warehouse import publish as writer
 from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.edge_rows import EdgeRow
+from dbt_lineage.types import EdgeKind
 
 pytestmark = pytest.mark.slow
 
@@ -44,9 +46,13 @@ def json_edges(path: Path) -> list[tuple[t.Any, ...]]:
     for node, by_column in document["edges"]["direct"].items():
         for column, entries in by_column.items():
             edges += [("direct", e["node"], e.get("column"), node, column) for e in entries]
-    for edge_type in ("indirect", "depends"):
-        for node, entries in document["edges"][edge_type].items():
-            edges += [(edge_type, e["node"], e.get("column"), node, None) for e in entries]
+    for node, sections in document["edges"]["indirect"].items():
+        entries = sections.get("rows", [])
+        edges += [("indirect", e["node"], e.get("column"), node, None) for e in entries]
+        for column, entries in sections.get("columns", {}).items():
+            edges += [("indirect", e["node"], e.get("column"), node, column) for e in entries]
+    for node, entries in document["edges"]["depends"].items():
+        edges += [("depends", e["node"], e.get("column"), node, None) for e in entries]
     return edges
 
 
@@ -137,12 +143,11 @@ def test_values_round_trip_exactly(
     project = shop if warehouse == "duckdb" else postgres_shop[0]
     graph = load_graph(project / "target" / "lineage.json")
     checksum = f"roundtrip-{uuid.uuid4().hex}"
-    edge = graph.edges[0].model_copy(update={"expression": NASTY, "kind": "identity"})
-    graph = graph.model_copy(
-        update={
-            "edges": [edge],
-            "metadata": graph.metadata.model_copy(update={"manifest_checksum": checksum}),
-        }
+    edge = dataclasses.replace(graph.edges[0], expression=NASTY, kind=EdgeKind.IDENTITY)
+    graph = dataclasses.replace(
+        graph,
+        edges=[edge],
+        metadata=dataclasses.replace(graph.metadata, manifest_checksum=checksum),
     )
     save_graph(graph, tmp_path / "lineage.json")
     result = lineage(project, "publish", "--lineage", str(tmp_path / "lineage.json"))

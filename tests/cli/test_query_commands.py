@@ -89,7 +89,10 @@ def test_impact_of_a_whole_node(project: Path) -> None:
 
 def test_upstream_and_downstream(project: Path) -> None:
     lineage = str(project / "target" / "lineage.json")
-    up = _run("upstream", "customer_orders.revenue", "--lineage", lineage, "--format", "json")
+    up = _run(
+        "upstream", "customer_orders.revenue", "--lineage", lineage, "--format", "json",
+        "--direct-only",
+    )  # fmt: skip
     assert up.exit_code == 0, up.output
     assert [(c["node"], c["column"], c["kind"]) for c in json.loads(up.stdout)["columns"]] == [
         (STG_ORDERS, "amount_usd", "aggregate"),
@@ -101,7 +104,10 @@ def test_upstream_and_downstream(project: Path) -> None:
     )  # fmt: skip
     assert down.exit_code == 0, down.output
     assert down.stdout.startswith("Downstream of model.shop.stg_orders.amount_usd: 2 columns")
-    assert "Followed identity edges, to any depth." in down.stdout
+    assert "Followed identity direct edges, to any depth." in down.stdout
+    both = _run("upstream", "customer_orders.revenue", "--lineage", lineage, "--format", "json")
+    kinds = {(c["node"], c["column"]): c["kind"] for c in json.loads(both.stdout)["columns"]}
+    assert kinds[(STG_ORDERS, "customer_id")] == "join", "upstream shows row-set edges, marked"
 
 
 def test_unknown_name_is_one_error_line(project: Path) -> None:

@@ -10,60 +10,65 @@ import pytest
 from dbt_lineage.errors import ArtifactError
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import (
+    ColumnNode,
     Diagnostic,
     EdgeType,
+    ExposureNode,
     GraphMetadata,
     LineageEdge,
     LineageGraph,
-    LineageNode,
     NodeType,
+    RelationNode,
 )
 from dbt_lineage.graph.save import save_graph
-from dbt_lineage.types import ColumnRef, Layer
+from dbt_lineage.types import ColumnRef, EdgeKind, Layer
+
+STG, MART, DASH = "model.shop.stg_orders", "model.shop.orders", "exposure.shop.dash"
+
+
+def _column(node_id: str, name: str, **values: object) -> ColumnNode:
+    return ColumnNode(node_id=node_id, column=name, type=NodeType.COLUMN, name=name, **values)
 
 
 def _graph() -> LineageGraph:
-    stg, mart = "model.shop.stg_orders", "model.shop.orders"
     nodes = {
-        stg: LineageNode(node_id=stg, type=NodeType.MODEL, name="stg_orders", materialized="view"),
-        mart: LineageNode(node_id=mart, type=NodeType.MODEL, name="orders", meta={"owner": "x"}),
-        "exposure.shop.dash": LineageNode(
-            node_id="exposure.shop.dash", type=NodeType.EXPOSURE, name="Dash"
+        STG: RelationNode(
+            node_id=STG, type=NodeType.MODEL, name="stg_orders", materialized="view",
+            columns_from="sql",
+        ),
+        MART: RelationNode(node_id=MART, type=NodeType.MODEL, name="orders", meta={"owner": "x"}),
+        DASH: ExposureNode(
+            node_id=DASH, type=NodeType.EXPOSURE, name="Dash", exposure_type="dashboard",
+            owner_name="Finance", owner_email="fin@example.com", url="https://bi/x",
         ),
     }
     columns = {
-        stg: {
-            "amount": LineageNode(
-                node_id=stg, column="amount", type=NodeType.COLUMN, name="amount",
-                meta={"classification": "pii"}, tags=("finance",),
-            )
+        STG: {
+            "amount": _column(STG, "amount", meta={"classification": "pii"}, tags=("finance",)),
+            "ordered_at": _column(STG, "ordered_at", inferred=True),
         },
-        mart: {
-            "total": LineageNode(
-                node_id=mart, column="total", type=NodeType.COLUMN, name="total",
-                data_type="DOUBLE",
-            ),
-            "odd": LineageNode(
-                node_id=mart, column="odd", type=NodeType.COLUMN, name="odd", resolved=False,
-                reason="unknown_column: x",
-            ),
+        MART: {
+            "total": _column(MART, "total", data_type="DOUBLE"),
+            "rank": _column(MART, "rank", data_type="BIGINT"),
+            "odd": _column(MART, "odd", resolved=False, reason="unknown_column: x"),
         },
-        "exposure.shop.dash": {},
+        DASH: {},
     }
     edges = [
         LineageEdge(
-            source=ColumnRef(stg, "amount"), target=ColumnRef(mart, "total"),
-            type=EdgeType.DIRECT, kind="aggregate", expression="SUM(amount)",
+            ColumnRef(STG, "amount"), ColumnRef(MART, "total"), EdgeType.DIRECT,
+            EdgeKind.AGGREGATE, "SUM(amount)",
         ),
+        LineageEdge(ColumnRef(STG, "amount"), MART, EdgeType.INDIRECT, EdgeKind.FILTER),
         LineageEdge(
-            source=ColumnRef(stg, "amount"), target=mart, type=EdgeType.INDIRECT, kind="filter"
+            ColumnRef(STG, "ordered_at"), ColumnRef(MART, "rank"), EdgeType.INDIRECT,
+            EdgeKind.WINDOW, "ROW_NUMBER() OVER (ORDER BY ordered_at)",
         ),
-        LineageEdge(source=stg, target=mart, type=EdgeType.DEPENDS),
-        LineageEdge(source=mart, target="exposure.shop.dash", type=EdgeType.DEPENDS),
+        LineageEdge(STG, MART, EdgeType.DEPENDS),
+        LineageEdge(MART, DASH, EdgeType.DEPENDS),
     ]
     diagnostics = [
-        Diagnostic(node_id=mart, path="models/orders.sql", reason="unknown_column", message="m",
-                   columns=("odd",))
+        Diagnostic(MART, "unknown_column", "m", path="models/orders.sql", columns=("odd",))
     ]
     return LineageGraph(
         metadata=GraphMetadata(project_name="shop", adapter_type="duckdb"),
@@ -80,27 +85,38 @@ def test_round_trip_keeps_everything(tmp_path: Path) -> None:
     assert loaded.diagnostics == graph.diagnostics
     assert loaded.metadata == graph.metadata
     assert all(edge.layer is Layer.SCHEMA for edge in loaded.edges)
+    assert loaded.nodes[DASH].exposure_type == "dashboard"
+    assert loaded.columns[STG]["ordered_at"].inferred
 
 
 def test_json_nests_by_typed_keys(tmp_path: Path) -> None:
     document = json.loads(save_graph(_graph(), tmp_path / "lineage.json").read_text())
-    direct = document["edges"]["direct"]["model.shop.orders"]["total"]
+    direct = document["edges"]["direct"][MART]["total"]
     assert direct == [{
-        "node": "model.shop.stg_orders", "column": "amount", "layer": "schema",
+        "node": STG, "column": "amount", "layer": "schema",
         "kind": "aggregate", "expression": "SUM(amount)",
     }]
-    assert document["nodes"]["model.shop.stg_orders"]["columns"]["amount"]["meta"] == {
-        "classification": "pii"
-    }
-    assert document["schema_version"] == 1
+    indirect = document["edges"]["indirect"][MART]
+    assert indirect["rows"] == [
+        {"node": STG, "column": "amount", "layer": "schema", "kind": "filter"}
+    ]
+    assert [edge["kind"] for edge in indirect["columns"]["rank"]] == ["window"]
+    assert document["nodes"][STG]["columns"]["amount"]["meta"] == {"classification": "pii"}
+    assert document["nodes"][STG]["columns"]["ordered_at"]["inferred"] is True
+    assert document["nodes"][DASH]["exposure_type"] == "dashboard"
+    assert document["schema_version"] == 2
+
+
+def test_column_scoped_edges_change_values_row_set_ones_do_not() -> None:
+    scoped, rows = _graph().edges[2], _graph().edges[1]
+    assert scoped.column_scoped and scoped.changes_values
+    assert not rows.column_scoped and not rows.changes_values
 
 
 def test_traversal_follows_edges(tmp_path: Path) -> None:
     graph = load_graph(save_graph(_graph(), tmp_path / "lineage.json"))
     digraph = graph.digraph()
-    assert ColumnRef("model.shop.orders", "total") in digraph.successors(
-        ColumnRef("model.shop.stg_orders", "amount")
-    )
+    assert ColumnRef(MART, "total") in digraph.successors(ColumnRef(STG, "amount"))
 
 
 def test_other_layout_version_is_refused(tmp_path: Path) -> None:
@@ -108,3 +124,15 @@ def test_other_layout_version_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"schema_version": 99}))
     with pytest.raises(ArtifactError, match="layout version 99"):
         load_graph(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("{not json", "not valid JSON"), ('{"schema_version": 2, "nodes": 5}', "malformed at")],
+)
+def test_broken_file_is_one_line_error(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "lineage.json"
+    path.write_text(text)
+    with pytest.raises(ArtifactError, match=message) as caught:
+        load_graph(path)
+    assert "\n" not in caught.value.one_line()

@@ -21,13 +21,16 @@ from dbt_lineage.types import ColumnRef
 def test_impact_json_golden() -> None:
     report = impact(shop_graph(), ColumnRef(ORDERS, "amount_usd"))
     assert json.loads(impact_json(report)) == {
-        "schema_version": 1,
+        "schema_version": 2,
         "query": "impact",
         "target": {"node": ORDERS, "column": "amount_usd"},
         "options": {
             "depth": None,
             "include_indirect": False,
-            "kinds": ["identity", "transform", "aggregate"],
+            "kinds": [
+                "identity", "transform", "aggregate",
+                "join", "filter", "group_by", "window", "sort", "distinct",
+            ],
         },
         "columns": [
             {

@@ -11,7 +11,7 @@ from dbt_lineage.types import ColumnRef
 
 EXPECTED = """\
 Impact of model.shop.stg_orders.amount_usd: 5 columns, 4 relations, 2 exposures
-Followed all direct edges, to any depth.
+Followed all direct and all column-scoped indirect edges, to any depth.
 
 Distance 1
   model.shop.customer_orders.revenue        aggregate  [aggregate]              via model.shop.stg_orders.amount_usd
@@ -41,16 +41,18 @@ def test_impact_text_golden() -> None:
 def test_indirect_and_depth_are_said() -> None:
     report = impact(shop_graph(), ColumnRef(RAW_ORDERS, "status"), include_indirect=True, depth=1)
     text = impact_text(report)
-    assert text.splitlines()[1] == "Followed all direct and all indirect edges, up to 1 edge away."
+    assert text.splitlines()[1] == (
+        "Followed all direct and all row-set and column-scoped indirect edges, up to 1 edge away."
+    )
     assert "  model.shop.stg_orders.amount_usd   filter    [filter]  " in text
     assert "Distance 2" not in text
 
 
 def test_upstream_and_empty_reports() -> None:
-    report = upstream(shop_graph(), ColumnRef(RAW_ORDERS, "id"))
+    report = upstream(shop_graph(), ColumnRef(RAW_ORDERS, "id"), kinds=["identity"])
     assert impact_text(report).splitlines() == [
         "Upstream of source.shop.ecom.raw_orders.id: 0 columns, 0 relations",
-        "Followed all direct edges, to any depth.",
+        "Followed identity direct edges, to any depth.",
         "Nothing upstream.",
     ]
     assert impact_text(impact(shop_graph(), WEEKLY_REVENUE)).endswith("Nothing downstream.")

@@ -10,8 +10,17 @@ The shop::
 
 from __future__ import annotations
 
-from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageGraph, LineageNode, NodeType
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.graph.model import (
+    ColumnNode,
+    EdgeType,
+    ExposureNode,
+    LineageEdge,
+    LineageGraph,
+    LineageNode,
+    NodeType,
+    RelationNode,
+)
+from dbt_lineage.types import ColumnRef, EdgeKind
 
 RAW_ORDERS = "source.shop.ecom.raw_orders"
 RAW_CUSTOMERS = "source.shop.ecom.raw_customers"
@@ -94,11 +103,11 @@ _DEPENDS = [
 def shop_graph() -> LineageGraph:
     """The shop above, with kinds as its SQL would give them."""
     nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, LineageNode]] = {}
+    columns: dict[str, dict[str, ColumnNode]] = {}
     for node_id, (node_type, name, names) in _RELATIONS.items():
-        nodes[node_id] = LineageNode(node_id=node_id, type=node_type, name=name)
+        nodes[node_id] = RelationNode(node_id=node_id, type=node_type, name=name)
         columns[node_id] = {
-            column: LineageNode(
+            column: ColumnNode(
                 node_id=node_id,
                 column=column,
                 type=NodeType.COLUMN,
@@ -112,8 +121,8 @@ def shop_graph() -> LineageGraph:
         (WEEKLY_REVENUE, "Weekly revenue", "dashboard"),
         (ORDERS_APP, "Orders app", "application"),
     ):
-        nodes[node_id] = LineageNode(
-            node_id=node_id, type=NodeType.EXPOSURE, name=label, materialized=kind
+        nodes[node_id] = ExposureNode(
+            node_id=node_id, type=NodeType.EXPOSURE, name=label, exposure_type=kind
         )
         columns[node_id] = {}
     edges = [
@@ -121,7 +130,7 @@ def shop_graph() -> LineageGraph:
             source=ColumnRef(source, column),
             target=ColumnRef(target, output),
             type=EdgeType.DIRECT,
-            kind=kind,
+            kind=EdgeKind(kind),
             expression=column,
         )
         for source, column, target, output, kind in _DIRECT
@@ -131,7 +140,7 @@ def shop_graph() -> LineageGraph:
             source=ColumnRef(source, column),
             target=target if output is None else ColumnRef(target, output),
             type=EdgeType.INDIRECT,
-            kind=kind,
+            kind=EdgeKind(kind),
         )
         for source, column, target, output, kind in _INDIRECT
     ]
@@ -148,16 +157,16 @@ def chain_graph(
 ) -> LineageGraph:
     """A graph of models (or ``relations``) holding the columns ``direct`` names."""
     nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, LineageNode]] = {}
+    columns: dict[str, dict[str, ColumnNode]] = {}
     for ref in {ref for source, target, _ in direct for ref in (source, target)}:
         node_type = (relations or {}).get(ref.node_id, NodeType.MODEL)
         name = ref.node_id.rsplit(".", 1)[-1]
-        nodes.setdefault(ref.node_id, LineageNode(node_id=ref.node_id, type=node_type, name=name))
-        columns.setdefault(ref.node_id, {})[ref.column] = LineageNode(
+        nodes.setdefault(ref.node_id, RelationNode(node_id=ref.node_id, type=node_type, name=name))
+        columns.setdefault(ref.node_id, {})[ref.column] = ColumnNode(
             node_id=ref.node_id, column=ref.column, type=NodeType.COLUMN, name=ref.column
         )
     edges = [
-        LineageEdge(source=source, target=target, type=EdgeType.DIRECT, kind=kind)
+        LineageEdge(source=source, target=target, type=EdgeType.DIRECT, kind=EdgeKind(kind))
         for source, target, kind in direct
     ]
     return LineageGraph(nodes=nodes, columns=columns, edges=edges)

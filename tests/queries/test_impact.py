@@ -117,7 +117,11 @@ def test_include_indirect_affects_every_column_of_a_filtered_relation() -> None:
 
 def test_include_indirect_join_key() -> None:
     key = ColumnRef(STG_ORDERS, "customer_id")
-    assert impact(shop_graph(), key).columns == ()
+    by_default = impact(shop_graph(), key)
+    assert [(c.ref, c.distance, c.kind) for c in by_default.columns] == [
+        (ColumnRef(ORDERS, "order_rank"), 1, "window")
+    ], "a window key changes the values of the column the window computes"
+    assert not by_default.include_indirect
     report = impact(shop_graph(), key, include_indirect=True)
     columns = _columns(report)
     assert columns == {
@@ -157,6 +161,7 @@ def test_whole_node_impact_adds_dependents_without_column_lineage() -> None:
         ColumnRef(ORDERS, "order_id"),
         ColumnRef(ORDERS, "amount_usd"),
         ColumnRef(ORDERS, "is_big"),
+        ColumnRef(ORDERS, "order_rank"),
     }
     assert all(c.ref.node_id != STG_ORDERS for c in report.columns)
     assert _exposures(report) == {

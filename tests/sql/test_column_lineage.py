@@ -17,7 +17,6 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
 from dbt_lineage.sql import expr_walk, pivot_statement, schema_index
 from dbt_lineage.sql.column_lineage import column_lineage
-from dbt_lineage.types import DirectKind, IndirectKind
 
 CASES = Path(__file__).parent / "cases"
 
@@ -30,6 +29,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def _edges(items: t.Iterable[t.Any]) -> set[tuple[str, str, str]]:
     return {(item["table"], item["column"], item["kind"]) for item in items}
+
+
+def _indirect(items: t.Iterable[t.Any]) -> set[tuple[str, str, str, tuple[str, ...] | None]]:
+    """Indirect edges with their scope: None (the row set) or the sorted output columns."""
+    return {
+        (
+            item["table"],
+            item["column"],
+            item["kind"],
+            tuple(sorted(item["columns"])) if item.get("columns") is not None else None,
+        )
+        for item in items
+    }
 
 
 def test_case(case: Path) -> None:
@@ -45,11 +57,15 @@ def test_case(case: Path) -> None:
     for ups in lineage.columns.values():
         keys = [(u.table_parts, u.column) for u in ups]
         assert len(keys) == len(set(keys)), "one direct edge per (table, column)"
-        assert {u.kind for u in ups} <= {kind.value for kind in DirectKind}
-    assert {u.kind for u in lineage.indirect} <= {kind.value for kind in IndirectKind}
+        assert all(u.kind.is_direct for u in ups)
+    assert all(not u.kind.is_direct for u in lineage.indirect)
     got_indirect = [(u.table, u.column, u.kind) for u in lineage.indirect]
     assert len(got_indirect) == len(set(got_indirect)), "one edge per (table, column, kind)"
-    assert set(got_indirect) == _edges(expected.get("indirect") or [])
+    scoped = {
+        (u.table, u.column, u.kind.value, tuple(sorted(u.columns)) if u.columns else None)
+        for u in lineage.indirect
+    }
+    assert scoped == _indirect(expected.get("indirect") or [])
     want_unresolved = expected.get("unresolved") or {}
     assert set(lineage.unresolved) == set(want_unresolved)
     for name, prefix in want_unresolved.items():

@@ -17,8 +17,8 @@ from dbt_lineage.graph.build import build_graph
 from dbt_lineage.graph.save import save_graph
 from dbt_lineage.outputs.build_summary import build_summary
 from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
-from dbt_lineage.sql.cache import CACHE_FILE, LineageCache
-from dbt_lineage.sql.project import resolve_project
+from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
+from dbt_lineage.resolve.project import resolve_project
 
 
 @click.command()

@@ -7,12 +7,16 @@ import typing as t
 import click
 
 from dbt_lineage.cli import options
-from dbt_lineage.cli.impact import column_target, depth, include_indirect, load_lineage, render
+from dbt_lineage.cli.impact import column_target, depth, load_lineage, render
 from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
 
 
-def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str) -> click.Command:
-    """A ``dbt-lineage <name> NODE.COLUMN`` command that renders ``walk``'s report."""
+def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool) -> click.Command:
+    """A ``dbt-lineage <name> NODE.COLUMN`` command that renders ``walk``'s report.
+
+    ``rows`` is whether row-set edges (joins, filters... of whole relations) are followed
+    unless the user says otherwise.
+    """
 
     @click.command(name=name, help=doc)
     @click.argument("column", metavar="NODE.COLUMN")
@@ -20,14 +24,19 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str) -> click.Comm
     @options.target_path
     @options.lineage_path
     @options.output_format
-    @include_indirect
+    @click.option(
+        "--include-indirect/--direct-only",
+        default=rows,
+        show_default=True,
+        help="Also follow joins, filters and other clauses that decide which rows appear.",
+    )
     @depth
     @click.option(
         "--kind",
         "kinds",
         multiple=True,
         type=click.Choice(DIRECT_KINDS + INDIRECT_KINDS),
-        help="Follow only edges of this kind (repeat for several; default: all direct kinds).",
+        help="Follow only edges of this kind (repeat for several; default: every kind).",
     )
     def command(
         column: str,

@@ -9,4 +9,5 @@ downstream = column_walk(
     "downstream",
     downstream_of,
     "Columns derived from NODE.COLUMN, with their models and exposures, by distance and kind.",
+    rows=False,
 )

@@ -9,4 +9,5 @@ upstream = column_walk(
     "upstream",
     upstream_of,
     "Columns NODE.COLUMN derives from, back to sources, by distance and kind.",
+    rows=True,
 )

@@ -6,23 +6,38 @@ import datetime
 import typing as t
 
 from dbt_lineage._version import __version__
-from dbt_lineage.artifacts.manifest import ManifestNode
+from dbt_lineage.artifacts.manifest import ColumnInfo, ManifestNode
 from dbt_lineage.artifacts.project import ProjectArtifacts
 from dbt_lineage.graph.model import (
-    EDGE_DEFAULTS,
-    NODE_DEFAULTS,
+    ColumnNode,
     Diagnostic,
     EdgeType,
+    ExposureNode,
     GraphMetadata,
     LineageEdge,
     LineageGraph,
     LineageNode,
     NodeType,
-    fast_construct,
+    RelationNode,
 )
-from dbt_lineage.sql.node_lineage import ColumnLineage, NodeLineage
-from dbt_lineage.sql.project import ProjectLineage
-from dbt_lineage.types import ColumnRef, Layer
+from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeLineage, UpstreamEdge
+from dbt_lineage.resolve.project import ProjectLineage
+from dbt_lineage.types import ColumnRef, UnresolvedReason
+
+_NODE_FAILURES = (
+    UnresolvedReason.PARSE_ERROR.value,
+    UnresolvedReason.NO_COMPILED_SQL.value,
+    UnresolvedReason.UNSUPPORTED_SQL.value,
+    UnresolvedReason.INTERNAL_ERROR.value,
+    UnresolvedReason.TIMEOUT.value,
+)
+
+_NODE_TYPES = {
+    "source": NodeType.SOURCE,
+    "seed": NodeType.SEED,
+    "model": NodeType.MODEL,
+    "snapshot": NodeType.SNAPSHOT,
+}
 
 
 def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> LineageGraph:
@@ -35,226 +50,168 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
     manifest = artifacts.manifest
     relations = manifest.relation_nodes()
     nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, LineageNode]] = {}
-    edges: list[LineageEdge] = []
+    columns: dict[str, dict[str, ColumnNode]] = {}
     for node_id, result in lineage.nodes.items():
         node = relations[node_id]
-        nodes[node_id] = _relation_node(node)
+        nodes[node_id] = _relation_node(node, result.columns_from)
         columns[node_id] = {
             name: _column_node(node, column) for name, column in result.columns.items()
         }
-    folded = {
-        node_id: {name.casefold(): name for name in by_name} for node_id, by_name in columns.items()
-    }
-    failed = {
-        item.node_id: item.reason
-        for result in lineage.nodes.values()
-        for item in result.diagnostics
-        if item.reason in _NODE_FAILURES
-    }
+    builder = _EdgeBuilder(relations, columns, lineage)
     for node_id, result in lineage.nodes.items():
-        edges.extend(_column_edges(node_id, result, relations, columns, folded, failed))
-        for parent in relations[node_id].depends_on.nodes:
+        builder.add_node(node_id, result)
+        for parent in dict.fromkeys(relations[node_id].depends_on.nodes):
             if parent in nodes:
-                edges.append(
-                    fast_construct(
-                        LineageEdge,
-                        EDGE_DEFAULTS,
-                        source=parent,
-                        target=node_id,
-                        type=EdgeType.DEPENDS,
-                        layer=Layer.SCHEMA,
-                        kind="",
-                        expression="",
-                    )
-                )
+                builder.edges.append(LineageEdge(parent, node_id, EdgeType.DEPENDS))
     for exposure in manifest.exposures.values():
-        nodes[exposure.unique_id] = fast_construct(
-            LineageNode,
-            NODE_DEFAULTS,
+        nodes[exposure.unique_id] = ExposureNode(
             node_id=exposure.unique_id,
-            column=None,
             type=NodeType.EXPOSURE,
-            layer=Layer.SCHEMA,
             name=exposure.label or exposure.name,
-            data_type="",
             description=exposure.description,
-            relation_name="",
-            materialized=exposure.type,
             path=exposure.original_file_path,
-            meta={
-                **exposure.meta,
-                **_owner(exposure.owner.name, exposure.owner.email, exposure.url),
-            },
+            meta=dict(exposure.meta),
             tags=tuple(exposure.tags),
-            resolved=True,
-            reason="",
+            exposure_type=exposure.type,
+            label=exposure.label or "",
+            url=exposure.url or "",
+            maturity=exposure.maturity or "",
+            owner_name=exposure.owner.name or "",
+            owner_email=exposure.owner.email or "",
         )
-        for parent in exposure.depends_on.nodes:
+        for parent in dict.fromkeys(exposure.depends_on.nodes):
             if parent in nodes:
-                edges.append(
-                    fast_construct(
-                        LineageEdge,
-                        EDGE_DEFAULTS,
-                        source=parent,
-                        target=exposure.unique_id,
-                        type=EdgeType.DEPENDS,
-                        layer=Layer.SCHEMA,
-                        kind="",
-                        expression="",
-                    )
-                )
+                builder.edges.append(LineageEdge(parent, exposure.unique_id, EdgeType.DEPENDS))
     diagnostics = [
-        Diagnostic(
-            node_id=item.node_id,
-            path=item.path,
-            reason=item.reason,
-            message=item.message,
-            columns=item.columns,
-        )
+        Diagnostic(item.node_id, item.reason, item.message, item.path, item.columns)
         for result in lineage.nodes.values()
         for item in result.diagnostics
     ]
-    return LineageGraph.model_construct(
+    return LineageGraph(
         metadata=_metadata(artifacts),
         nodes=nodes,
         columns=columns,
-        edges=edges,
+        edges=builder.edges,
         diagnostics=diagnostics,
     )
 
 
-def _column_edges(
-    node_id: str,
-    result: NodeLineage,
-    relations: dict[str, ManifestNode],
-    columns: dict[str, dict[str, LineageNode]],
-    folded: dict[str, dict[str, str]],
-    failed: dict[str, str],
-) -> list[LineageEdge]:
-    found: list[tuple[t.Any, str | ColumnRef, EdgeType]] = [
-        (edge, ColumnRef(node_id, name), EdgeType.DIRECT)
-        for name, column in result.columns.items()
-        for edge in column.upstreams
-    ]
-    found.extend((edge, node_id, EdgeType.INDIRECT) for edge in result.indirect)
-    edges = []
-    for edge, target, edge_type in found:
-        source = _canonical(edge.upstream, relations, columns, folded, failed, node_id)
-        if source is not None:
-            edges.append(
-                fast_construct(
-                    LineageEdge,
-                    EDGE_DEFAULTS,
-                    source=source,
-                    target=target,
-                    type=edge_type,
-                    layer=Layer.SCHEMA,
-                    kind=edge.kind.value,
-                    expression=edge.expression,
+class _EdgeBuilder:
+    """Turns each node's upstream edges into graph edges to canonical column keys."""
+
+    def __init__(
+        self,
+        relations: dict[str, ManifestNode],
+        columns: dict[str, dict[str, ColumnNode]],
+        lineage: ProjectLineage,
+    ) -> None:
+        self.relations = relations
+        self.columns = columns
+        self.folded = {
+            node_id: {name.casefold(): name for name in by_name}
+            for node_id, by_name in columns.items()
+        }
+        self.failed = {
+            item.node_id: item.reason
+            for result in lineage.nodes.values()
+            for item in result.diagnostics
+            if item.reason in _NODE_FAILURES
+        }
+        self.edges: list[LineageEdge] = []
+
+    def add_node(self, node_id: str, result: NodeLineage) -> None:
+        for name, column in result.columns.items():
+            target = ColumnRef(node_id, name)
+            self._add(node_id, column.upstreams, target, EdgeType.DIRECT)
+            self._add(node_id, column.indirect, target, EdgeType.INDIRECT)
+        self._add(node_id, result.indirect, node_id, EdgeType.INDIRECT)
+
+    def _add(
+        self,
+        reader: str,
+        found: t.Iterable[UpstreamEdge],
+        target: str | ColumnRef,
+        edge_type: EdgeType,
+    ) -> None:
+        for edge in found:
+            source = self._canonical(edge.upstream, reader)
+            if source is not None:
+                self.edges.append(
+                    LineageEdge(source, target, edge_type, edge.kind, edge.expression)
                 )
+
+    def _canonical(self, ref: ColumnRef, reader: str) -> ColumnRef | None:
+        """The upstream column's key, adding a column its relation was not known to have.
+
+        A source or seed simply has the column (inferred from its readers); a model whose
+        SQL failed keeps its failure as the reason; any other model was read for a column
+        its SQL does not produce.
+        """
+        by_name = self.columns.get(ref.node_id)
+        if by_name is None:
+            return None
+        if ref.column in by_name:
+            return ref
+        name = self.folded[ref.node_id].get(ref.column.casefold())
+        if name is not None:
+            return ColumnRef(ref.node_id, name)
+        node = self.relations[ref.node_id]
+        if node.resource_type in ("source", "seed"):
+            reason = ""
+        else:
+            reason = self.failed.get(ref.node_id) or (
+                f"{UnresolvedReason.UNKNOWN_COLUMN.value}: read by {reader}, not an output"
             )
-    return edges
-
-
-def _canonical(
-    ref: ColumnRef,
-    relations: dict[str, ManifestNode],
-    columns: dict[str, dict[str, LineageNode]],
-    folded: dict[str, dict[str, str]],
-    failed: dict[str, str],
-    reader: str,
-) -> ColumnRef | None:
-    """The upstream column's node key, adding a column its relation was not known to have.
-
-    A source or seed simply has the column; a model whose SQL failed keeps its failure as the
-    reason; any other model was read for a column its SQL does not produce.
-    """
-    by_name = columns.get(ref.node_id)
-    if by_name is None:
-        return None
-    if ref.column in by_name:
+        column = ColumnLineage(ref.column, "", [], reason, inferred=True)
+        by_name[ref.column] = _column_node(node, column)
+        self.folded[ref.node_id][ref.column.casefold()] = ref.column
         return ref
-    name = folded[ref.node_id].get(ref.column.casefold())
-    if name is not None:
-        return ColumnRef(ref.node_id, name)
-    node = relations[ref.node_id]
-    if node.resource_type in ("source", "seed"):
-        reason = ""
-    else:
-        reason = failed.get(ref.node_id) or f"unknown_column: read by {reader}, not an output"
-    by_name[ref.column] = _column_node(node, ColumnLineage(ref.column, "", [], reason))
-    folded[ref.node_id][ref.column.casefold()] = ref.column
-    return ref
 
 
-_NODE_FAILURES = ("parse_error", "no_compiled_sql", "unsupported_sql")
-
-_NODE_TYPES = {
-    "source": NodeType.SOURCE,
-    "seed": NodeType.SEED,
-    "model": NodeType.MODEL,
-    "snapshot": NodeType.SNAPSHOT,
-}
-
-
-def _relation_node(node: ManifestNode) -> LineageNode:
+def _relation_node(node: ManifestNode, columns_from: str) -> RelationNode:
     name = f"{node.source_name}.{node.name}" if node.resource_type == "source" else node.name
-    return fast_construct(
-        LineageNode,
-        NODE_DEFAULTS,
+    return RelationNode(
         node_id=node.unique_id,
-        column=None,
         type=_NODE_TYPES[node.resource_type],
-        layer=Layer.SCHEMA,
         name=name,
-        data_type="",
         description=node.description,
-        relation_name=node.relation_name or "",
-        materialized=node.materialized,
         path=node.original_file_path,
         meta=dict(node.meta),
         tags=tuple(node.tags),
-        resolved=True,
-        reason="",
+        relation_name=node.relation_name or "",
+        materialized=node.materialized,
+        package_name=node.package_name,
+        columns_from=columns_from,
     )
 
 
-def _column_node(node: ManifestNode, column: ColumnLineage) -> LineageNode:
-    documented = node.columns.get(column.name) if node.columns else None
-    if documented is None and node.columns:
-        documented = _folded_lookup(node, column.name)
-    return fast_construct(
-        LineageNode,
-        NODE_DEFAULTS,
+def _column_node(node: ManifestNode, column: ColumnLineage) -> ColumnNode:
+    documented = _documented(node, column.name)
+    return ColumnNode(
         node_id=node.unique_id,
-        column=column.name,
         type=NodeType.COLUMN,
-        layer=Layer.SCHEMA,
         name=column.name,
-        data_type=column.data_type or (documented.data_type or "" if documented else ""),
+        column=column.name,
         description=documented.description if documented else "",
-        relation_name="",
-        materialized="",
-        path="",
         meta=dict(documented.meta) if documented else {},
         tags=tuple(documented.tags) if documented else (),
+        data_type=column.data_type or (documented.data_type or "" if documented else ""),
         resolved=column.resolved,
         reason=column.reason,
+        inferred=column.inferred,
     )
 
 
-def _folded_lookup(node: ManifestNode, name: str):  # noqa: ANN202 - ColumnInfo | None
+def _documented(node: ManifestNode, name: str) -> ColumnInfo | None:
+    """The YAML entry of a column: by its name, else the one entry equal ignoring case."""
+    if not node.columns:
+        return None
+    found = node.columns.get(name)
+    if found is not None:
+        return found
     wanted = name.casefold()
-    for key, info in node.columns.items():
-        if key.casefold() == wanted:
-            return info
-    return None
-
-
-def _owner(name: str | None, email: str | None, url: str | None) -> dict[str, str]:
-    values = {"owner_name": name, "owner_email": email, "url": url}
-    return {key: value for key, value in values.items() if value}
+    matches = [info for key, info in node.columns.items() if key.casefold() == wanted]
+    return matches[0] if len(matches) == 1 else None
 
 
 def _metadata(artifacts: ProjectArtifacts) -> GraphMetadata:

@@ -1,20 +1,25 @@
 """The lineage graph model: nodes and edges of both layers, and the graph that holds them.
 
-Keys are typed: a relation or exposure is keyed by its dbt unique id; a column by
-``ColumnRef(node_id, column)``. In JSON the graph nests by those keys
-(``{node_id: {column: ...}}``) and never joins them into strings.
+Plain frozen dataclasses, cheap to build by the hundred thousand; pydantic checks the JSON
+at the boundary (:mod:`dbt_lineage.graph.document`). Keys are typed: a relation or exposure
+is keyed by its dbt unique id, a column by ``ColumnRef(node_id, column)``, a node run by
+``RunRef(invocation_id, unique_id)``. In JSON the graph nests by those keys and never joins
+them into strings.
+
+Each kind of node has its own fields: relations (sources, seeds, models, snapshots) their
+relation name and materialization, columns their type and resolution, exposures their type
+and owner, invocations their command, node runs their status and times.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import typing as t
 
-import pydantic
+from dbt_lineage.types import ColumnRef, EdgeKind, Layer, RunRef
 
-from dbt_lineage.types import ColumnRef, Layer, RunRef
-
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Version of the ``lineage.json`` layout; bump it when the layout changes."""
 
 NodeKey = t.Union[str, ColumnRef, RunRef]  # noqa: UP007 - a runtime alias
@@ -32,6 +37,9 @@ class NodeType(str, enum.Enum):
     NODE_RUN = "node_run"
 
 
+RELATION_TYPES = (NodeType.SOURCE, NodeType.SEED, NodeType.MODEL, NodeType.SNAPSHOT)
+
+
 class EdgeType(str, enum.Enum):
     DIRECT = "direct"
     INDIRECT = "indirect"
@@ -40,68 +48,147 @@ class EdgeType(str, enum.Enum):
     FED = "fed"
 
 
-class _Frozen(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+_node = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class LineageNode(_Frozen):
-    """A relation, exposure or column (schema layer), or an invocation or node run (instance).
+@_node
+class LineageNode:
+    """What every node has: its id, type, layer and display name.
 
-    For a column, ``node_id`` is its relation's id and ``column`` its name; for a node run,
-    ``node_id`` is the node's unique id and ``invocation_id`` the invocation that ran it.
+    ``meta`` is the node's dbt ``meta`` as the project wrote it (never our own values).
     """
 
     node_id: str
-    column: str | None = None
-    invocation_id: str | None = None
     type: NodeType
-    layer: Layer = Layer.SCHEMA
     name: str
-    data_type: str = ""
+    layer: Layer = Layer.SCHEMA
     description: str = ""
-    relation_name: str = ""
-    materialized: str = ""
     path: str = ""
-    meta: dict[str, t.Any] = {}
+    meta: t.Mapping[str, t.Any] = dataclasses.field(default_factory=dict)
     tags: tuple[str, ...] = ()
-    resolved: bool = True
-    reason: str = ""
 
     @property
     def key(self) -> NodeKey:
-        if self.column is not None:
-            return ColumnRef(self.node_id, self.column)
-        if self.invocation_id is not None:
-            return RunRef(self.invocation_id, self.node_id)
         return self.node_id
 
 
-class LineageEdge(_Frozen):
+@_node
+class RelationNode(LineageNode):
+    """A source, seed, model or snapshot.
+
+    ``columns_from`` says where its column list came from: ``catalog``, ``seed_csv``,
+    ``yaml``, ``sql`` (its own resolved SQL) or ``inferred`` (from how readers use it).
+    """
+
+    relation_name: str = ""
+    materialized: str = ""
+    package_name: str = ""
+    columns_from: str = ""
+
+
+@_node
+class ColumnNode(LineageNode):
+    """One output column of a relation.
+
+    ``inferred`` marks a column known only from how SQL reads it (no catalog, YAML or SQL
+    of its own lists it). ``reason`` is empty when resolved, else an ``UnresolvedReason``
+    value, maybe with ``: detail``.
+    """
+
+    column: str
+    data_type: str = ""
+    resolved: bool = True
+    reason: str = ""
+    inferred: bool = False
+
+    @property
+    def key(self) -> ColumnRef:
+        return ColumnRef(self.node_id, self.column)
+
+
+@_node
+class ExposureNode(LineageNode):
+    """A dashboard, notebook, analysis, ML model or application that reads relations."""
+
+    exposure_type: str = ""
+    label: str = ""
+    url: str = ""
+    maturity: str = ""
+    owner_name: str = ""
+    owner_email: str = ""
+
+
+@_node
+class InvocationNode(LineageNode):
+    """One dbt invocation (instance layer); ``node_id`` is its invocation id."""
+
+    command: str = ""
+    dbt_version: str = ""
+    target_name: str = ""
+    started_at: t.Any = None
+    ended_at: t.Any = None
+
+
+@_node
+class NodeRunNode(LineageNode):
+    """One node executed in one invocation (instance layer)."""
+
+    invocation_id: str
+    status: str = ""
+    relation_name: str = ""
+    materialized: str = ""
+    rows_affected: int | None = None
+    started_at: t.Any = None
+    ended_at: t.Any = None
+    execution_time: float | None = None
+    message: str | None = None
+    checksum: str | None = None
+
+    @property
+    def key(self) -> RunRef:
+        return RunRef(self.invocation_id, self.node_id)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LineageEdge:
     """A directed edge ``source -> target``.
 
-    ``kind`` is a ``DirectKind`` value for direct edges, an ``IndirectKind`` value for
-    indirect ones, and empty for ``depends``.
+    Direct edges go column to column. Indirect edges go from a column to the relation whose
+    rows it steers (row-set scope: joins, filters, group-by, distinct, sort with limit) or to
+    the columns a window computes (column scope). ``kind`` is None for the others.
     """
 
     source: NodeKey
     target: NodeKey
     type: EdgeType
-    layer: Layer = Layer.SCHEMA
-    kind: str = ""
+    kind: EdgeKind | None = None
     expression: str = ""
+    layer: Layer = Layer.SCHEMA
+
+    @property
+    def column_scoped(self) -> bool:
+        """An indirect edge that steers only some columns' values, not the whole row set."""
+        return self.type is EdgeType.INDIRECT and isinstance(self.target, ColumnRef)
+
+    @property
+    def changes_values(self) -> bool:
+        """Whether a change upstream changes the target's values: direct or column-scoped."""
+        return self.type is EdgeType.DIRECT or self.column_scoped
 
 
-class Diagnostic(_Frozen):
+@dataclasses.dataclass(frozen=True, slots=True)
+class Diagnostic:
     """Something that kept a node's lineage from being complete, and where."""
 
     node_id: str
-    path: str = ""
     reason: str
     message: str
+    path: str = ""
     columns: tuple[str, ...] = ()
 
 
-class GraphMetadata(_Frozen):
+@dataclasses.dataclass(frozen=True, slots=True)
+class GraphMetadata:
     schema_version: int = SCHEMA_VERSION
     dbt_lineage_version: str = ""
     project_name: str = ""
@@ -109,37 +196,41 @@ class GraphMetadata(_Frozen):
     dbt_version: str = ""
     manifest_schema_version: str = ""
     manifest_checksum: str = ""
+    catalog_checksum: str = ""
     generated_at: str = ""
     has_catalog: bool = False
+    selected: tuple[str, ...] = ()
+    """Node ids a selected build last updated (empty after a full build)."""
 
 
-class LineageGraph(pydantic.BaseModel):
-    """Nodes, edges and diagnostics of one project, with networkx underneath for traversal."""
+@dataclasses.dataclass
+class LineageGraph:
+    """Nodes, edges and diagnostics of one project, with networkx underneath for traversal.
 
-    model_config = pydantic.ConfigDict(extra="forbid")
+    ``runs`` holds the instance layer's node runs by invocation id, then unique id; it is
+    not kept in lineage.json.
+    """
 
-    metadata: GraphMetadata = GraphMetadata()
-    nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, LineageNode]] = {}
-    runs: dict[str, dict[str, LineageNode]] = {}
-    """Instance layer: node runs by invocation id, then unique id (not kept in lineage.json)."""
-    edges: list[LineageEdge] = []
-    diagnostics: list[Diagnostic] = []
-
-    _index: t.Any = pydantic.PrivateAttr(default=None)
+    metadata: GraphMetadata = dataclasses.field(default_factory=GraphMetadata)
+    nodes: dict[str, LineageNode] = dataclasses.field(default_factory=dict)
+    columns: dict[str, dict[str, ColumnNode]] = dataclasses.field(default_factory=dict)
+    runs: dict[str, dict[str, NodeRunNode]] = dataclasses.field(default_factory=dict)
+    edges: list[LineageEdge] = dataclasses.field(default_factory=list)
+    diagnostics: list[Diagnostic] = dataclasses.field(default_factory=list)
+    _index: t.Any = dataclasses.field(default=None, repr=False, compare=False)
 
     def node(self, key: NodeKey) -> LineageNode | None:
-        """The node for a relation id or a ``ColumnRef``."""
+        """The node for a relation id, a ``ColumnRef`` or a ``RunRef``."""
         if isinstance(key, ColumnRef):
             return self.columns.get(key.node_id, {}).get(key.column)
         if isinstance(key, RunRef):
             return self.runs.get(key.invocation_id, {}).get(key.unique_id)
         return self.nodes.get(key)
 
-    def columns_of(self, node_id: str) -> list[LineageNode]:
+    def columns_of(self, node_id: str) -> list[ColumnNode]:
         return list(self.columns.get(node_id, {}).values())
 
-    def column_nodes(self) -> t.Iterator[LineageNode]:
+    def column_nodes(self) -> t.Iterator[ColumnNode]:
         for by_name in self.columns.values():
             yield from by_name.values()
 
@@ -152,46 +243,13 @@ class LineageGraph(pydantic.BaseModel):
             import networkx
 
             graph = networkx.MultiDiGraph()
-            graph.add_nodes_from(node.key for node in self.nodes.values())
+            graph.add_nodes_from(self.nodes)
             graph.add_nodes_from(node.key for node in self.column_nodes())
             graph.add_nodes_from(node.key for runs in self.runs.values() for node in runs.values())
             graph.add_edges_from((edge.source, edge.target, {"edge": edge}) for edge in self.edges)
             self._index = graph
         return self._index
 
-
-def fast_construct(cls: type[_Model], defaults: dict[str, t.Any], **values: t.Any) -> _Model:
-    """Build a trusted model without validation, far cheaper than ``model_construct``.
-
-    For hot loops that build hundreds of thousands of nodes and edges from values the
-    builder already checked. ``defaults`` must hold every field ``values`` may leave out.
-    """
-    template = _TEMPLATES.get(cls)
-    if template is None:
-        template = _TEMPLATES[cls] = {name: defaults.get(name) for name in cls.model_fields}
-        _FIELDS_SET[cls] = set(template)
-    fields = template.copy()
-    fields.update(values)
-    instance = cls.__new__(cls)
-    _set = object.__setattr__
-    _set(instance, "__dict__", fields)
-    _set(instance, "__pydantic_fields_set__", _FIELDS_SET[cls])
-    _set(instance, "__pydantic_extra__", None)
-    _set(instance, "__pydantic_private__", None)
-    return instance
-
-
-_Model = t.TypeVar("_Model", bound=pydantic.BaseModel)
-_TEMPLATES: dict[type, dict[str, t.Any]] = {}
-_FIELDS_SET: dict[type, set[str]] = {}
-
-NODE_DEFAULTS: dict[str, t.Any] = {
-    name: field.default
-    for name, field in LineageNode.model_fields.items()
-    if not field.is_required()
-}
-EDGE_DEFAULTS: dict[str, t.Any] = {
-    name: field.default
-    for name, field in LineageEdge.model_fields.items()
-    if not field.is_required()
-}
+    def invalidate(self) -> None:
+        """Forget the traversal index after nodes or edges changed."""
+        self._index = None

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from dbt_lineage.graph._encoding import encode
+from dbt_lineage.graph.document import encode
 from dbt_lineage.graph.model import LineageGraph
 
 

@@ -3,11 +3,11 @@
 The layout is stable; ``schema_version`` changes when it does. Keys nest, never join::
 
     {
-      "schema_version": 1,
+      "schema_version": 2,
       "query": "impact",                        # or "upstream", "downstream"
       "target": {"node": "model.shop.stg_orders", "column": "amount"},  # column null: a node
-      "options": {"depth": null, "include_indirect": false,
-                  "kinds": ["identity", "transform", "aggregate"]},     # edge kinds followed
+      "options": {"depth": null, "include_indirect": false,   # row-set edges followed
+                  "kinds": ["identity", "transform", "aggregate", "join", ...]},  # kinds followed
       "columns": [                              # nearest first, then by node and column
         {"node": "model.shop.orders", "column": "amount", "distance": 1,
          "kind": "identity",                    # strongest over every path found
@@ -23,7 +23,8 @@ The layout is stable; ``schema_version`` changes when it does. Keys nest, never 
 
 ``kind`` is ``identity``, ``transform`` or ``aggregate``, or an indirect subtype (``join``,
 ``filter``, ``group_by``, ``window``, ``sort``, ``distinct``) when every path to the column
-crosses an indirect edge (only with ``include_indirect``).
+crosses an indirect edge: a column-scoped one (a window key of a computed column, always
+followed) or a row-set one (only with ``include_indirect``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import pydantic
 from dbt_lineage.queries.impact import ImpactReport
 from dbt_lineage.types import ColumnRef
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Version of this document's layout."""
 
 

@@ -73,10 +73,13 @@ def impact_text(report: ImpactReport) -> str:
 def _followed(report: ImpactReport) -> str:
     """Which edges the walk followed, and how far."""
     families = []
-    for family, word in ((DIRECT_KINDS, "direct"), (INDIRECT_KINDS, "indirect")):
+    scope = "row-set and column-scoped" if report.include_indirect else "column-scoped"
+    for family, word in ((DIRECT_KINDS, "direct"), (INDIRECT_KINDS, f"{scope} indirect")):
         chosen = [kind for kind in family if kind in report.kinds]
         if chosen:
-            families.append(f"all {word}" if len(chosen) == len(family) else ", ".join(chosen))
+            families.append(
+                f"all {word}" if len(chosen) == len(family) else f"{', '.join(chosen)} {word}"
+            )
     depth = "to any depth" if report.depth is None else f"up to {_count(report.depth, 'edge')} away"
     return f"Followed {' and '.join(families) or 'no'} edges, {depth}."
 

@@ -24,20 +24,22 @@ def downstream(
         column: where to start.
         depth: follow at most this many edges.
         kinds: follow only edges of these kinds (``identity``, ``transform``, ``aggregate``,
-            or indirect subtypes such as ``join``); all direct kinds when None.
-        include_indirect: also follow every indirect edge (see ``impact``).
+            or indirect subtypes such as ``window``); every kind when None.
+        include_indirect: also follow row-set edges (see ``impact``).
 
-    >>> from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageNode, NodeType
+    >>> from dbt_lineage.graph.model import (
+    ...     ColumnNode, EdgeType, LineageEdge, NodeType, RelationNode)
+    >>> from dbt_lineage.types import EdgeKind
     >>> def col(node, name):
-    ...     return LineageNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
+    ...     return ColumnNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
     >>> a, b, c = ColumnRef("model.p.a", "x"), ColumnRef("model.p.b", "x"), ColumnRef(
     ...     "model.p.c", "n")
     >>> graph = LineageGraph(
-    ...     nodes={r.node_id: LineageNode(node_id=r.node_id, type=NodeType.MODEL, name="m")
+    ...     nodes={r.node_id: RelationNode(node_id=r.node_id, type=NodeType.MODEL, name="m")
     ...            for r in (a, b, c)},
     ...     columns={r.node_id: {r.column: col(*r)} for r in (a, b, c)},
-    ...     edges=[LineageEdge(source=a, target=b, type=EdgeType.DIRECT, kind="identity"),
-    ...            LineageEdge(source=b, target=c, type=EdgeType.DIRECT, kind="aggregate")],
+    ...     edges=[LineageEdge(a, b, EdgeType.DIRECT, EdgeKind.IDENTITY),
+    ...            LineageEdge(b, c, EdgeType.DIRECT, EdgeKind.AGGREGATE)],
     ... )
     >>> for r in downstream(graph, a).columns:
     ...     print(r.ref.node_id, r.distance, r.kind, r.path_kinds)

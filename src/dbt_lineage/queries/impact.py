@@ -14,11 +14,11 @@ import typing as t
 
 from dbt_lineage.errors import SelectionError
 from dbt_lineage.graph.model import EdgeType, LineageGraph, NodeType
-from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind
+from dbt_lineage.types import ColumnRef, EdgeKind
 
-DIRECT_KINDS = tuple(kind.value for kind in DirectKind)
-INDIRECT_KINDS = tuple(kind.value for kind in IndirectKind)
-_RANK = {kind.value: kind.rank + 1 for kind in DirectKind}
+DIRECT_KINDS = tuple(kind.value for kind in EdgeKind.direct())
+INDIRECT_KINDS = tuple(kind.value for kind in EdgeKind.indirect())
+_RANK = {kind.value: kind.rank for kind in EdgeKind.direct()}
 """Direct kinds by strength; an indirect subtype ranks 0, below any direct kind."""
 
 
@@ -83,10 +83,8 @@ class ImpactReport:
     kinds: tuple[str, ...]
     """The edge kinds the walk followed."""
     depth: int | None = None
-
-    @property
-    def include_indirect(self) -> bool:
-        return any(kind in INDIRECT_KINDS for kind in self.kinds)
+    include_indirect: bool = False
+    """Whether the walk also followed row-set edges (joins, filters... of whole relations)."""
 
     def by_distance(self) -> dict[int, list[ReachedColumn]]:
         """Reached columns grouped by distance, in increasing order."""
@@ -113,19 +111,22 @@ def impact(
     Args:
         graph: the lineage graph.
         target: a ``ColumnRef`` or a node id (see ``lookup`` for names users type).
-        include_indirect: also follow indirect edges: a column that joins or filters a
+        include_indirect: also follow row-set edges: a column that joins or filters a
             relation affects every column of it (with the subtype as kind), and on from there.
+            Column-scoped indirect edges (the keys of a window that computes a column) are
+            always followed: they change that column's values.
         depth: follow at most this many edges from the target.
 
-    >>> from dbt_lineage.graph.model import LineageEdge, LineageNode
+    >>> from dbt_lineage.graph.model import (
+    ...     ColumnNode, EdgeType, LineageEdge, NodeType, RelationNode)
     >>> a, b = ColumnRef("model.p.a", "x"), ColumnRef("model.p.b", "total")
     >>> graph = LineageGraph(
-    ...     nodes={r.node_id: LineageNode(node_id=r.node_id, type="model", name="m")
+    ...     nodes={r.node_id: RelationNode(node_id=r.node_id, type=NodeType.MODEL, name="m")
     ...            for r in (a, b)},
-    ...     columns={r.node_id: {r.column: LineageNode(node_id=r.node_id, column=r.column,
-    ...                                                type="column", name=r.column)}
+    ...     columns={r.node_id: {r.column: ColumnNode(node_id=r.node_id, column=r.column,
+    ...                                               type=NodeType.COLUMN, name=r.column)}
     ...              for r in (a, b)},
-    ...     edges=[LineageEdge(source=a, target=b, type="direct", kind="aggregate")])
+    ...     edges=[LineageEdge(a, b, EdgeType.DIRECT, EdgeKind.AGGREGATE)])
     >>> report = impact(graph, a)
     >>> [(c.ref.column, c.distance, c.kind) for c in report.columns], report.relations[0].node_id
     ([('total', 1, 'aggregate')], 'model.p.b')
@@ -136,21 +137,18 @@ def impact(
     return _report(graph, "impact", target, depth=depth, include_indirect=include_indirect)
 
 
-def _follow(kinds: t.Iterable[str] | None, *, include_indirect: bool) -> frozenset[str]:
-    """The edge kinds a walk follows: ``kinds`` (all direct kinds when None), plus every
-    indirect subtype when ``include_indirect``.
+def _follow(kinds: t.Iterable[str] | None) -> frozenset[str]:
+    """The edge kinds a walk follows: ``kinds``, or every kind when None.
 
     Raises:
         SelectionError: a kind that does not exist.
     """
-    chosen = set(DIRECT_KINDS if kinds is None else kinds)
     known = DIRECT_KINDS + INDIRECT_KINDS
+    chosen = set(known if kinds is None else kinds)
     for kind in sorted(chosen):
         if kind not in known:
             close = difflib.get_close_matches(kind, known, n=3, cutoff=0.5)
             raise SelectionError(f"no edge kind '{kind}'", suggestions=close)
-    if include_indirect:
-        chosen.update(INDIRECT_KINDS)
     return frozenset(chosen)
 
 
@@ -169,7 +167,7 @@ def _report(
     Raises:
         SelectionError: the target is not in the graph, or a kind does not exist.
     """
-    follow = _follow(kinds, include_indirect=include_indirect)
+    follow = _follow(kinds)
     if graph.node(target) is None:
         raise SelectionError(f"no node named '{_label(target)}' in the lineage graph")
     if isinstance(target, ColumnRef):
@@ -178,7 +176,7 @@ def _report(
     else:
         starts = [ColumnRef(target, name) for name in graph.columns.get(target, {})]
         relations = {} if reverse else _dependents(graph, target, depth)
-    walk = _Walk(graph, reverse=reverse, follow=follow)
+    walk = _Walk(graph, reverse=reverse, follow=follow, rows=include_indirect)
     walk.run(starts, depth)
     columns = []
     start_set = set(starts)
@@ -210,19 +208,22 @@ def _report(
         exposures=tuple(exposures),
         kinds=tuple(sorted(follow, key=_kind_order)),
         depth=depth,
+        include_indirect=include_indirect,
     )
 
 
 class _Walk:
     """Breadth-first walk over columns, keeping distance, one shortest path and kinds."""
 
-    def __init__(self, graph: LineageGraph, *, reverse: bool, follow: frozenset[str]) -> None:
+    def __init__(
+        self, graph: LineageGraph, *, reverse: bool, follow: frozenset[str], rows: bool
+    ) -> None:
         self.graph = graph
         index = graph.digraph()
         self.adjacency = index.pred if reverse else index.succ
         self.reverse = reverse
         self.follow = follow
-        self.indirect = any(kind in INDIRECT_KINDS for kind in follow)
+        self.rows = rows
         self.distance: dict[ColumnRef, int] = {}
         self.via: dict[ColumnRef, ColumnRef] = {}
         self.hop: dict[ColumnRef, str] = {}
@@ -234,7 +235,7 @@ class _Walk:
     def run(self, starts: t.Sequence[ColumnRef], depth: int | None) -> None:
         for ref in starts:
             self.distance[ref] = 0
-            self.path_kind[ref] = self.kind[ref] = DirectKind.IDENTITY.value
+            self.path_kind[ref] = self.kind[ref] = EdgeKind.IDENTITY.value
         steps: dict[ColumnRef, list[tuple[ColumnRef, str]]] = {}
         layer = list(starts)
         level = 0
@@ -296,18 +297,16 @@ class _Walk:
                 edge = data["edge"]
                 if edge.kind not in self.follow:
                     continue
-                if edge.type is EdgeType.DIRECT or (
-                    edge.type is EdgeType.INDIRECT and isinstance(other, ColumnRef)
-                ):
-                    found.append((other, edge.kind))
-                elif edge.type is EdgeType.INDIRECT and not self.reverse:
+                if edge.changes_values:
+                    found.append((other, edge.kind.value))
+                elif edge.type is EdgeType.INDIRECT and self.rows and not self.reverse:
                     if level + 1 < self.relations.get(other, level + 2):
                         self.relations[other] = level + 1
                     found.extend(
-                        (ColumnRef(other, name), edge.kind)
+                        (ColumnRef(other, name), edge.kind.value)
                         for name in self.graph.columns.get(other, {})
                     )
-        if self.reverse and self.indirect:
+        if self.reverse and self.rows:
             found.extend(self._steered_by(ref.node_id))
         return found
 
@@ -315,7 +314,7 @@ class _Walk:
         """Upstream: the columns that decide which rows ``node_id`` has."""
         if node_id not in self._steering:
             self._steering[node_id] = [
-                (other, data["edge"].kind)
+                (other, data["edge"].kind.value)
                 for other, keyed in self.adjacency.get(node_id, {}).items()
                 for data in keyed.values()
                 if data["edge"].type is EdgeType.INDIRECT
@@ -382,7 +381,7 @@ def _exposures(graph: LineageGraph, readers: dict[str, int]) -> list[ReachedExpo
         node = graph.nodes[node_id]
         exposures.append(
             ReachedExposure(
-                node_id, node.name, node.materialized, via[0][0] + 1, tuple(r for _, r in via)
+                node_id, node.name, node.exposure_type, via[0][0] + 1, tuple(r for _, r in via)
             )
         )
     return sorted(exposures, key=lambda e: (e.distance, e.node_id))

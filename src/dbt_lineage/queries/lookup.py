@@ -21,11 +21,11 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
     (a column whose name has dots), and so on. A column matches exactly, else
     case-insensitively.
 
-    >>> from dbt_lineage.graph.model import LineageNode, NodeType
+    >>> from dbt_lineage.graph.model import ColumnNode, NodeType, RelationNode
     >>> graph = LineageGraph(
-    ...     nodes={"model.shop.orders": LineageNode(
+    ...     nodes={"model.shop.orders": RelationNode(
     ...         node_id="model.shop.orders", type=NodeType.MODEL, name="orders")},
-    ...     columns={"model.shop.orders": {"amount": LineageNode(
+    ...     columns={"model.shop.orders": {"amount": ColumnNode(
     ...         node_id="model.shop.orders", column="amount", type=NodeType.COLUMN,
     ...         name="amount")}},
     ... )

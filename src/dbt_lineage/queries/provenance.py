@@ -20,7 +20,16 @@ import datetime
 import typing as t
 
 from dbt_lineage.errors import DbtLineageError
-from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageGraph, LineageNode, NodeType
+from dbt_lineage.graph.model import (
+    EdgeType,
+    InvocationNode,
+    LineageEdge,
+    LineageGraph,
+    LineageNode,
+    NodeRunNode,
+    NodeType,
+    RelationNode,
+)
 from dbt_lineage.types import Layer, RunRef
 
 
@@ -207,14 +216,14 @@ def _instance_graph(
     runs, inputs = _fetch(root, source, ephemeral)
     invocations = source.invocations(sorted({key.invocation_id for key in runs}))
     nodes: dict[str, LineageNode] = {}
-    runs_by_invocation: dict[str, dict[str, LineageNode]] = {}
+    runs_by_invocation: dict[str, dict[str, NodeRunNode]] = {}
     edges: list[LineageEdge] = []
     for invocation in invocations:
         nodes[invocation.invocation_id] = _invocation_node(invocation)
     for key, run in runs.items():
         nodes.setdefault(key.invocation_id, _invocation_node(InvocationRow(key.invocation_id)))
         runs_by_invocation.setdefault(key.invocation_id, {})[key.unique_id] = _run_node(run)
-        edges.append(_edge(key.invocation_id, key, EdgeType.RAN, kind=run.status))
+        edges.append(_edge(key.invocation_id, key, EdgeType.RAN))
     for row in inputs:
         consumer = RunRef(row.invocation_id, row.unique_id)
         upstream = RunRef(row.input_invocation_id or "", row.input_unique_id)
@@ -223,9 +232,7 @@ def _instance_graph(
             edges.append(_edge(row.input_unique_id, consumer, EdgeType.FED))
         else:
             edges.append(_edge(upstream, consumer, EdgeType.FED))
-    return LineageGraph.model_construct(
-        nodes=nodes, columns={}, runs=runs_by_invocation, edges=edges
-    )
+    return LineageGraph(nodes=nodes, runs=runs_by_invocation, edges=edges)
 
 
 def _fetch(
@@ -294,7 +301,8 @@ def _inlined_inputs(
 def _walk(graph: LineageGraph, key: RunRef, expanded: set[RunRef]) -> TracedRun:
     """Unfold the graph into a tree from ``key``; a run met again is marked repeated."""
     run = graph.runs[key.invocation_id][key.unique_id]
-    invocation = InvocationRow(**graph.nodes[key.invocation_id].meta)
+    invocation = graph.nodes[key.invocation_id]
+    assert isinstance(invocation, InvocationNode)
     repeated = key in expanded
     expanded.add(key)
     inputs: list[TracedInput] = []
@@ -310,16 +318,25 @@ def _walk(graph: LineageGraph, key: RunRef, expanded: set[RunRef]) -> TracedRun:
                 inputs.append(TracedInput(upstream.unique_id, traced.relation_name, run=traced))
             else:
                 node = graph.nodes[upstream]
-                inputs.append(TracedInput(upstream, node.relation_name or None, note=node.reason))
+                note = "source" if node.type is NodeType.SOURCE else "not recorded"
+                relation_name = getattr(node, "relation_name", "") or None
+                inputs.append(TracedInput(upstream, relation_name, note=note))
     return TracedRun(
         unique_id=key.unique_id,
         relation_name=run.relation_name or None,
         invocation_id=key.invocation_id,
-        status=run.meta["status"],
-        started_at=run.meta.get("started_at"),
-        ended_at=run.meta.get("ended_at"),
-        rows_affected=run.meta.get("rows_affected"),
-        invocation=invocation,
+        status=run.status,
+        started_at=run.started_at,
+        ended_at=run.ended_at,
+        rows_affected=run.rows_affected,
+        invocation=InvocationRow(
+            invocation.node_id,
+            invocation.command or None,
+            invocation.dbt_version or None,
+            invocation.target_name or None,
+            invocation.started_at,
+            invocation.ended_at,
+        ),
         inputs=tuple(inputs),
         repeated=repeated,
     )
@@ -329,59 +346,52 @@ def _sort_key(key: str | RunRef) -> tuple[str, str]:
     return (key.unique_id, key.invocation_id) if isinstance(key, RunRef) else (key, "")
 
 
-def _edge(
-    source: str | RunRef, target: str | RunRef, type_: EdgeType, kind: str = ""
-) -> LineageEdge:
-    return LineageEdge.model_construct(
-        source=source, target=target, type=type_, layer=Layer.INSTANCE, kind=kind, expression=""
-    )
+def _edge(source: str | RunRef, target: str | RunRef, type_: EdgeType) -> LineageEdge:
+    return LineageEdge(source, target, type_, layer=Layer.INSTANCE)
 
 
-def _invocation_node(row: InvocationRow) -> LineageNode:
-    return LineageNode.model_construct(
+def _invocation_node(row: InvocationRow) -> InvocationNode:
+    return InvocationNode(
         node_id=row.invocation_id,
         type=NodeType.INVOCATION,
         layer=Layer.INSTANCE,
         name=row.invocation_id,
-        materialized=row.command or "",
-        meta=dataclasses.asdict(row),
+        command=row.command or "",
+        dbt_version=row.dbt_version or "",
+        target_name=row.target_name or "",
+        started_at=row.started_at,
+        ended_at=row.ended_at,
     )
 
 
-def _run_node(row: NodeRunRow) -> LineageNode:
-    return LineageNode.model_construct(
+def _run_node(row: NodeRunRow) -> NodeRunNode:
+    return NodeRunNode(
         node_id=row.unique_id,
         invocation_id=row.invocation_id,
         type=NodeType.NODE_RUN,
         layer=Layer.INSTANCE,
         name=row.unique_id,
+        status=row.status,
         relation_name=row.relation_name or "",
         materialized=row.materialization or "",
-        meta={
-            "status": row.status,
-            "rows_affected": row.rows_affected,
-            "started_at": row.execute_started_at,
-            "ended_at": row.execute_completed_at,
-            "execution_time": row.execution_time,
-            "message": row.message,
-            "checksum": row.checksum,
-        },
+        rows_affected=row.rows_affected,
+        started_at=row.execute_started_at,
+        ended_at=row.execute_completed_at,
+        execution_time=row.execution_time,
+        message=row.message,
+        checksum=row.checksum,
     )
 
 
 def _relation_node(row: RunInputRow) -> LineageNode:
-    """An input with no recorded run, and why: a source, or not recorded."""
+    """An input with no recorded run: a source, or a node the hook never saw."""
     resource_type = row.input_unique_id.partition(".")[0]
-    reason = "source" if resource_type == "source" else "not recorded"
     node_type = {member.value: member for member in NodeType}.get(resource_type, NodeType.MODEL)
-    return LineageNode.model_construct(
+    return RelationNode(
         node_id=row.input_unique_id,
         type=node_type,
-        layer=Layer.SCHEMA,
         name=row.input_unique_id,
         relation_name=row.input_relation_name or "",
-        resolved=False,
-        reason=reason,
     )
 
 

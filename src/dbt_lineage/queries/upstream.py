@@ -15,34 +15,38 @@ def upstream(
     *,
     depth: int | None = None,
     kinds: t.Iterable[str] | None = None,
-    include_indirect: bool = False,
+    include_indirect: bool = True,
 ) -> ImpactReport:
     """The columns ``column`` derives from, back to sources, with their relations.
 
     A reached column's ``kind`` says how ``column`` derives from it (``aggregate`` if any
-    edge between them aggregates); ``path_kinds`` walks from ``column`` upstream. With
-    indirect edges, the columns that join or filter a relation count as upstream of each of
-    its columns. The report has no exposures (nothing is upstream of a relation's readers).
+    edge between them aggregates; an indirect subtype such as ``join`` when the path crosses
+    a column that only steers rows); ``path_kinds`` walks from ``column`` upstream. By
+    default the columns that join or filter a relation count as upstream of each of its
+    columns, marked by their subtype. The report has no exposures (nothing is upstream of a
+    relation's readers).
 
     Args:
         graph: the lineage graph.
         column: where to start.
         depth: follow at most this many edges.
-        kinds: follow only edges of these kinds; all direct kinds when None.
-        include_indirect: also follow every indirect edge.
+        kinds: follow only edges of these kinds; every kind when None.
+        include_indirect: also follow row-set edges (joins, filters, group-by...).
 
-    >>> from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageNode, NodeType
+    >>> from dbt_lineage.graph.model import (
+    ...     ColumnNode, EdgeType, LineageEdge, NodeType, RelationNode)
+    >>> from dbt_lineage.types import EdgeKind
     >>> def col(node, name):
-    ...     return LineageNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
+    ...     return ColumnNode(node_id=node, column=name, type=NodeType.COLUMN, name=name)
     >>> a, b = ColumnRef("source.p.raw.t", "x"), ColumnRef("model.p.b", "total")
     >>> graph = LineageGraph(
-    ...     nodes={"source.p.raw.t": LineageNode(
+    ...     nodes={"source.p.raw.t": RelationNode(
     ...                node_id="source.p.raw.t", type=NodeType.SOURCE, name="raw.t"),
-    ...            "model.p.b": LineageNode(node_id="model.p.b", type=NodeType.MODEL, name="b")},
+    ...            "model.p.b": RelationNode(node_id="model.p.b", type=NodeType.MODEL, name="b")},
     ...     columns={r.node_id: {r.column: col(*r)} for r in (a, b)},
-    ...     edges=[LineageEdge(source=a, target=b, type=EdgeType.DIRECT, kind="aggregate")],
+    ...     edges=[LineageEdge(a, b, EdgeType.DIRECT, EdgeKind.AGGREGATE)],
     ... )
-    >>> report = upstream(graph, b)
+    >>> report = upstream(graph, b, include_indirect=False)
     >>> [(r.ref.column, r.distance, r.kind) for r in report.columns]
     [('x', 1, 'aggregate')]
     >>> [(r.node_id, r.type) for r in report.relations]

@@ -25,9 +25,7 @@ from dbt_lineage.sql.edges import Edges, dotted
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
 from dbt_lineage.sql.scope_walk import Walker
-from dbt_lineage.types import DirectKind, UnresolvedReason
-
-_DIRECT_KINDS = (DirectKind.IDENTITY.value, DirectKind.TRANSFORM.value, DirectKind.AGGREGATE.value)
+from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 # What sqlglot's qualify may raise on SQL it parsed but cannot qualify. Its own errors, and
 # the plain ones its internals raise on constructs they do not expect.
@@ -41,16 +39,20 @@ class Upstream:
     Attributes:
         table: the source table as a dotted, normalised name (``shop.main.orders``).
         column: the normalised column name.
-        kind: a ``DirectKind`` value for direct edges, an ``IndirectKind`` value otherwise.
+        kind: the ``EdgeKind``: direct (identity, transform, aggregate) or an indirect
+            subtype (join, filter, group_by, window, sort, distinct).
         expression: SQL text of the expression or clause that produced the edge.
         table_parts: the table's normalised name parts (catalog, db, name) as far as known.
+        columns: for an indirect upstream, the output columns it steers (the columns a
+            window computes), or None when it steers the whole row set.
     """
 
     table: str
     column: str
-    kind: str
+    kind: EdgeKind
     expression: str = ""
     table_parts: tuple[str, ...] = ()
+    columns: tuple[str, ...] | None = None
 
 
 @dataclasses.dataclass
@@ -59,7 +61,8 @@ class QueryLineage:
 
     Attributes:
         columns: every output column, in output order, to its direct upstreams.
-        indirect: upstreams that decide which rows appear, one per (table, column, kind).
+        indirect: indirect upstreams, one per (table, column, kind): ``columns`` None for
+            those that decide which rows appear, else the output columns they steer.
         unresolved: output column to reason (an ``UnresolvedReason`` value, ``: detail``
             allowed) for each column whose lineage is incomplete; ``*`` when a star could
             not be expanded.
@@ -103,10 +106,10 @@ def column_lineage(
     ...     "select o.id, sum(o.amount) as total from orders o where o.status = 'paid' "
     ...     "group by o.id", dialect="duckdb",
     ...     schema={"orders": {"id": "int", "amount": "double", "status": "varchar"}})
-    >>> [(u.table, u.column, u.kind) for u in lineage.columns["total"]]
+    >>> [(u.table, u.column, u.kind.value) for u in lineage.columns["total"]]
     [('orders', 'amount', 'aggregate')]
-    >>> sorted((u.column, u.kind) for u in lineage.indirect)
-    [('id', 'group_by'), ('status', 'filter')]
+    >>> sorted((u.column, u.kind.value, u.columns) for u in lineage.indirect)
+    [('id', 'group_by', None), ('status', 'filter', None)]
     """
     index = schema_index(schema, dialect)
     expression = _fresh(sql, dialect, tables_over_ctes)
@@ -206,15 +209,18 @@ def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
     unresolved: dict[str, str] = {}
     output_types: dict[str, str] = {}
     everything = Edges()
+    scoped: dict[t.Any, tuple[exp.Expr | None, list[str]]] = {}
     for name in walker.output_names(root):
         edges = walker.resolve_output(root, name)
         columns[name] = [
-            Upstream(dotted(parts), column, _DIRECT_KINDS[rank], render(node), parts)
+            Upstream(dotted(parts), column, EdgeKind.by_rank(rank + 1), render(node), parts)
             for (parts, column), (rank, node) in edges.direct.items()
         ]
         if edges.problems:
             unresolved[name] = "; ".join(edges.problems)
         output_types[name] = _output_type(walker, root, name, edges, dialect)
+        for ikey, node in edges.scoped.items():
+            scoped.setdefault(ikey, (node, []))[1].append(name)
         everything.merge_side(edges)
     rows = walker.scope_rows(root)
     everything.merge_side(rows)
@@ -225,9 +231,14 @@ def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
     if star:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
     indirect = [
-        Upstream(dotted(parts), column, kind, render(node), parts)
+        Upstream(dotted(parts), column, EdgeKind(kind), render(node), parts)
         for ((parts, column), kind), node in everything.indirect.items()
     ]
+    for ((parts, column), kind), (node, names) in scoped.items():
+        if ((parts, column), kind) not in everything.indirect:
+            indirect.append(
+                Upstream(dotted(parts), column, EdgeKind(kind), render(node), parts, tuple(names))
+            )
     inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
     return QueryLineage(columns, indirect, unresolved, inferred, output_types)
 

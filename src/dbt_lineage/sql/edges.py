@@ -12,27 +12,30 @@ import typing as t
 
 from sqlglot import exp
 
-from dbt_lineage.types import IndirectKind
+from dbt_lineage.types import EdgeKind
 
 Parts = tuple[str, ...]
 Key = tuple[Parts, str]
 
-JOIN = IndirectKind.JOIN.value
-FILTER = IndirectKind.FILTER.value
-GROUP_BY = IndirectKind.GROUP_BY.value
-WINDOW = IndirectKind.WINDOW.value
-SORT = IndirectKind.SORT.value
-DISTINCT = IndirectKind.DISTINCT.value
+JOIN = EdgeKind.JOIN.value
+FILTER = EdgeKind.FILTER.value
+GROUP_BY = EdgeKind.GROUP_BY.value
+WINDOW = EdgeKind.WINDOW.value
+SORT = EdgeKind.SORT.value
+DISTINCT = EdgeKind.DISTINCT.value
 
 
 class Edges:
     """Direct and indirect upstreams found so far, plus the problems met on the way."""
 
-    __slots__ = ("direct", "indirect", "problems")
+    __slots__ = ("direct", "indirect", "scoped", "problems")
 
     def __init__(self) -> None:
         self.direct: dict[Key, tuple[int, exp.Expr | None]] = {}
         self.indirect: dict[tuple[Key, str], exp.Expr | None] = {}
+        """Row-set indirect edges: they steer which rows appear."""
+        self.scoped: dict[tuple[Key, str], exp.Expr | None] = {}
+        """Column-scoped indirect edges: the keys of the windows that compute the value."""
         self.problems: list[str] = []
 
     @classmethod
@@ -65,6 +68,17 @@ class Edges:
             current = direct.get(key)
             if current is None or current[0] < new[0]:
                 direct[key] = new
+        for ikey, inner_node in other.scoped.items():
+            self.scoped.setdefault(ikey, inner_node)
+        self.merge_side(other)
+
+    def absorb_scoped(self, other: Edges, kind: str, node: exp.Expr | None) -> None:
+        """Add ``other``'s direct upstreams as column-scoped indirect edges of ``kind``."""
+        scoped = self.scoped
+        for key in other.direct:
+            scoped.setdefault((key, kind), node)
+        for ikey, inner_node in other.scoped.items():
+            scoped.setdefault(ikey, inner_node)
         self.merge_side(other)
 
     def absorb_as(self, other: Edges, kind: str, node: exp.Expr | None) -> None:
@@ -76,9 +90,8 @@ class Edges:
         indirect = self.indirect
         for key in other.direct:
             indirect.setdefault((key, kind), node)
-        if kind != WINDOW:
-            for key, _ in [ikey for ikey in other.indirect if ikey[1] == WINDOW]:
-                indirect.setdefault((key, kind), node)
+        for key, _ in other.scoped:
+            indirect.setdefault((key, kind), node)
         self.merge_side(other)
 
     def merge_side(self, other: Edges) -> None:
@@ -96,6 +109,7 @@ class Edges:
         edges = Edges()
         for key, (inner_rank, inner_node) in self.direct.items():
             edges.direct[key] = (max(rank, inner_rank), inner_node)
+        edges.scoped.update(self.scoped)
         edges.merge_side(self)
         return edges
 

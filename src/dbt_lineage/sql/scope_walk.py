@@ -195,7 +195,7 @@ class Walker:
             if occurrence.role == DIRECT:
                 edges.absorb(found, occurrence.rank, body)
             else:
-                edges.absorb_as(found, WINDOW, body)
+                edges.absorb_scoped(found, WINDOW, body)
         named_windows = scope.expression.args.get("windows")
         if named_windows:
             value_refs.named_windows(self, scope, body, named_windows, edges)
@@ -356,8 +356,11 @@ class Walker:
             row_clauses.row_clauses(self, scope, found)
         return found
 
-    def clause(self, scope: Scope, node: exp.Expr, kind: str, edges: Edges) -> None:
-        """Add the columns of clause ``node`` in ``scope`` to ``edges`` as ``kind`` edges."""
+    def clause(
+        self, scope: Scope, node: exp.Expr, kind: str, edges: Edges, *, scoped: bool = False
+    ) -> None:
+        """Add the columns of clause ``node`` in ``scope`` to ``edges`` as ``kind`` edges
+        (column-scoped ones when ``scoped``, row-set ones otherwise)."""
         names: list[str] | None = None
         for occurrence in expr_walk(node, self.scope_of):
             ref = occurrence.node
@@ -375,6 +378,9 @@ class Walker:
                 found = self.resolve_ref(scope, ref)
             else:
                 found = self.subquery_value(ref)
+            if scoped:
+                edges.absorb_scoped(found, kind, node)
+                continue
             edges.absorb_as(found, kind, node)
             if occurrence.role == WINDOW and kind != WINDOW:
                 edges.absorb_as(found, WINDOW, node)

@@ -104,7 +104,7 @@ def _computed(walker: Walker, scope: Scope, node: exp.Expr) -> Edges:
         if occurrence.role == DIRECT:
             edges.absorb(found, max(occurrence.rank, TRANSFORM), node)
         else:
-            edges.absorb_as(found, "window", node)
+            edges.absorb_scoped(found, "window", node)
     return edges
 
 

@@ -46,7 +46,7 @@ def named_windows(
             for key in ("partition_by", "order"):
                 value = definition.args.get(key)
                 for part in value if isinstance(value, list) else [value] if value else []:
-                    walker.clause(scope, part, WINDOW, edges)
+                    walker.clause(scope, part, WINDOW, edges, scoped=True)
 
 
 def field_ref(walker: Walker, scope: Scope, column: exp.Expr, field: str) -> Edges:
@@ -67,7 +67,7 @@ def field_ref(walker: Walker, scope: Scope, column: exp.Expr, field: str) -> Edg
                 if occurrence.role == DIRECT:
                     edges.absorb(found, occurrence.rank, value)
                 else:
-                    edges.absorb_as(found, WINDOW, value)
+                    edges.absorb_scoped(found, WINDOW, value)
             return edges
     return walker.resolve_ref(scope, column)
 

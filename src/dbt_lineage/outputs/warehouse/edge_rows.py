@@ -5,7 +5,7 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.artifacts.manifest import Manifest
-from dbt_lineage.graph.model import EdgeType, LineageGraph
+from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageGraph
 from dbt_lineage.types import ColumnRef, Layer
 
 
@@ -29,8 +29,11 @@ def edge_rows(source: LineageGraph | Manifest) -> list[EdgeRow]:
     ``edge_type`` ``depends``, as ``dbt-lineage build`` would write them, for a project that
     has no ``lineage.json`` yet.
 
-    >>> rows = edge_rows(LineageGraph.model_validate({"edges": [{"source": ["model.a.x", "id"],
-    ...     "target": ["model.a.y", "id"], "type": "direct", "kind": "identity"}]}))
+    >>> from dbt_lineage.graph.model import LineageEdge
+    >>> from dbt_lineage.types import EdgeKind
+    >>> rows = edge_rows(LineageGraph(edges=[LineageEdge(
+    ...     ColumnRef("model.a.x", "id"), ColumnRef("model.a.y", "id"), EdgeType.DIRECT,
+    ...     EdgeKind.IDENTITY)]))
     >>> rows[0].from_column, rows[0].to_unique_id, rows[0].kind
     ('id', 'model.a.y', 'identity')
     """
@@ -56,12 +59,12 @@ def _split(key: str | ColumnRef) -> tuple[str, str | None]:
     return (key.node_id, key.column) if isinstance(key, ColumnRef) else (key, None)
 
 
-def _graph_row(source: str | ColumnRef, target: str | ColumnRef, edge: t.Any) -> EdgeRow:
+def _graph_row(source: str | ColumnRef, target: str | ColumnRef, edge: LineageEdge) -> EdgeRow:
     from_id, from_column = _split(source)
     to_id, to_column = _split(target)
     return EdgeRow(
         edge_type=edge.type.value,
-        kind=edge.kind,
+        kind=edge.kind.value if edge.kind is not None else "",
         from_unique_id=from_id,
         from_column=from_column,
         to_unique_id=to_id,

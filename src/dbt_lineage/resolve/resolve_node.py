@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql.column_lineage import QueryLineage, Upstream, column_lineage
-from dbt_lineage.sql.node_lineage import (
+from dbt_lineage.resolve.node_lineage import (
     ColumnLineage,
-    DirectEdge,
-    IndirectEdge,
     NodeDiagnostic,
     NodeInputs,
     NodeLineage,
     SqlNode,
+    UpstreamEdge,
 )
-from dbt_lineage.sql.relations import EPHEMERAL_PREFIX
-from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind, UnresolvedReason
+from dbt_lineage.resolve.relations import EPHEMERAL_PREFIX
+from dbt_lineage.sql.column_lineage import QueryLineage, Upstream, column_lineage
+from dbt_lineage.types import ColumnRef, EdgeKind, UnresolvedReason
 
 SNAPSHOT_COLUMNS = (
     "dbt_scd_id",
@@ -40,7 +39,7 @@ def resolve_node(node: ManifestNode | SqlNode, inputs: NodeInputs) -> NodeLineag
             f"SQL does not parse ({detail}); its columns stay unresolved: check the compiled SQL"
         )
         return _failed(node, inputs, UnresolvedReason.PARSE_ERROR, message)
-    result = NodeLineage(node.unique_id)
+    result = NodeLineage(node.unique_id, columns_from="sql")
     _map_columns(node, lineage, inputs, result)
     _map_indirect(node, lineage, inputs, result)
     _map_inferred(lineage, inputs, result)
@@ -91,7 +90,7 @@ def _map_columns(
     declared_types = {name.casefold(): data_type for name, data_type in inputs.declared.items()}
     for name, upstreams in lineage.columns.items():
         reason = lineage.unresolved.get(name, "")
-        edges: dict[ColumnRef, DirectEdge] = {}
+        edges: dict[ColumnRef, UpstreamEdge] = {}
         for upstream in upstreams:
             node_id = _node_of(upstream, inputs)
             if node_id is None:
@@ -100,10 +99,10 @@ def _map_columns(
             if node_id == node.unique_id:
                 continue
             ref = ColumnRef(node_id, upstream.column)
-            kind = DirectKind(upstream.kind)
+            kind = upstream.kind
             previous = edges.get(ref)
             if previous is None or kind.rank > previous.kind.rank:
-                edges[ref] = DirectEdge(ref, kind, upstream.expression)
+                edges[ref] = UpstreamEdge(ref, kind, upstream.expression)
         data_type = declared_types.get(name.casefold()) or lineage.output_types.get(name, "")
         result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
     if node.resource_type == "snapshot":
@@ -119,16 +118,21 @@ def _map_columns(
 def _map_indirect(
     node: ManifestNode | SqlNode, lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
 ) -> None:
-    seen: set[tuple[ColumnRef, IndirectKind]] = set()
+    seen: set[tuple[ColumnRef, EdgeKind, str | None]] = set()
     for upstream in lineage.indirect:
         node_id = _node_of(upstream, inputs)
         if node_id is None or node_id == node.unique_id:
             continue
         ref = ColumnRef(node_id, upstream.column)
-        kind = IndirectKind(upstream.kind)
-        if (ref, kind) not in seen:
-            seen.add((ref, kind))
-            result.indirect.append(IndirectEdge(ref, kind, upstream.expression))
+        edge = UpstreamEdge(ref, upstream.kind, upstream.expression)
+        for name in upstream.columns if upstream.columns is not None else (None,):
+            if (ref, upstream.kind, name) in seen:
+                continue
+            seen.add((ref, upstream.kind, name))
+            if name is None:
+                result.indirect.append(edge)
+            elif name in result.columns:
+                result.columns[name].indirect.append(edge)
 
 
 def _map_inferred(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage) -> None:

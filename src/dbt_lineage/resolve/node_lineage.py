@@ -5,42 +5,44 @@ from __future__ import annotations
 import dataclasses
 import typing as t
 
-from dbt_lineage.types import ColumnRef, DirectKind, IndirectKind
+from dbt_lineage.types import ColumnRef, EdgeKind
 
 if t.TYPE_CHECKING:
-    from dbt_lineage.sql.relations import RelationIndex
+    from dbt_lineage.resolve.relations import RelationIndex
 
 
-@dataclasses.dataclass(frozen=True)
-class DirectEdge:
+@dataclasses.dataclass(frozen=True, slots=True)
+class UpstreamEdge:
+    """An upstream column of a node: direct (feeds a value) or indirect (steers rows)."""
+
     upstream: ColumnRef
-    kind: DirectKind
+    kind: EdgeKind
     expression: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class IndirectEdge:
-    upstream: ColumnRef
-    kind: IndirectKind
-    expression: str = ""
-
-
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class ColumnLineage:
-    """One output column: its upstreams, or why they are not (all) known."""
+    """One output column: its upstreams, or why they are not (all) known.
+
+    ``indirect`` holds the column-scoped indirect upstreams (the keys of the windows that
+    compute it); the row-set ones are the node's. ``inferred`` marks a column known only from
+    how SQL reads it.
+    """
 
     name: str
     data_type: str = ""
-    upstreams: list[DirectEdge] = dataclasses.field(default_factory=list)
+    upstreams: list[UpstreamEdge] = dataclasses.field(default_factory=list)
     reason: str = ""
     """Empty when resolved; otherwise an ``UnresolvedReason`` value, maybe with ``: detail``."""
+    indirect: list[UpstreamEdge] = dataclasses.field(default_factory=list)
+    inferred: bool = False
 
     @property
     def resolved(self) -> bool:
         return not self.reason
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class NodeDiagnostic:
     node_id: str
     path: str
@@ -55,10 +57,15 @@ class NodeLineage:
 
     node_id: str
     columns: dict[str, ColumnLineage] = dataclasses.field(default_factory=dict)
-    indirect: list[IndirectEdge] = dataclasses.field(default_factory=list)
+    indirect: list[UpstreamEdge] = dataclasses.field(default_factory=list)
+    """Row-set indirect upstreams: they decide which rows the node has."""
     diagnostics: list[NodeDiagnostic] = dataclasses.field(default_factory=list)
     inferred: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
     """Columns of upstream relations with no declared columns, inferred from this SQL."""
+    star_sources: list[str] = dataclasses.field(default_factory=list)
+    """Upstream nodes a ``SELECT *`` over unknown columns passes through: a column readers
+    use that the node does not list comes from there, unchanged."""
+    columns_from: str = ""
     cached: bool = False
     document: dict[str, t.Any] | None = dataclasses.field(default=None, repr=False, compare=False)
     """This result as ``to_json`` writes it, when it arrived in that form (from a worker)."""
@@ -71,43 +78,53 @@ class NodeLineage:
                     column.name,
                     column.data_type,
                     column.reason,
-                    [
-                        [*edge.upstream, edge.kind.value, edge.expression]
-                        for edge in column.upstreams
-                    ],
+                    [_edge_json(edge) for edge in column.upstreams],
+                    [_edge_json(edge) for edge in column.indirect],
+                    column.inferred,
                 ]
                 for column in self.columns.values()
             ],
-            "indirect": [
-                [*edge.upstream, edge.kind.value, edge.expression] for edge in self.indirect
-            ],
+            "indirect": [_edge_json(edge) for edge in self.indirect],
             "diagnostics": [dataclasses.astuple(item) for item in self.diagnostics],
             "inferred": self.inferred,
+            "star_sources": self.star_sources,
+            "columns_from": self.columns_from,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, t.Any]) -> NodeLineage:
         columns = {}
-        for name, data_type, reason, edges in data["columns"]:
-            upstreams = [
-                DirectEdge(ColumnRef(node, column), DirectKind(kind), expression)
-                for node, column, kind, expression in edges
-            ]
-            columns[name] = ColumnLineage(name, data_type, upstreams, reason)
+        for name, data_type, reason, direct, indirect, inferred in data["columns"]:
+            columns[name] = ColumnLineage(
+                name,
+                data_type,
+                [_edge(item) for item in direct],
+                reason,
+                [_edge(item) for item in indirect],
+                inferred,
+            )
         return cls(
             node_id=data["node_id"],
             columns=columns,
-            indirect=[
-                IndirectEdge(ColumnRef(node, column), IndirectKind(kind), expression)
-                for node, column, kind, expression in data["indirect"]
-            ],
+            indirect=[_edge(item) for item in data["indirect"]],
             diagnostics=[
                 NodeDiagnostic(node_id, path, reason, message, tuple(columns_))
                 for node_id, path, reason, message, columns_ in data["diagnostics"]
             ],
             inferred=data["inferred"],
+            star_sources=data["star_sources"],
+            columns_from=data["columns_from"],
             cached=True,
         )
+
+
+def _edge_json(edge: UpstreamEdge) -> list[str]:
+    return [edge.upstream.node_id, edge.upstream.column, edge.kind.value, edge.expression]
+
+
+def _edge(item: t.Sequence[str]) -> UpstreamEdge:
+    node, column, kind, expression = item
+    return UpstreamEdge(ColumnRef(node, column), EdgeKind(kind), expression)
 
 
 class SqlNode(t.NamedTuple):
@@ -127,7 +144,8 @@ class NodeInputs:
     schema: dict[str, dict[str, str]]
     """Upstream relation name (as the SQL writes it) -> {column: type}."""
     partial: frozenset[str]
-    """Names in ``schema`` whose columns came from YAML and may be incomplete."""
+    """Names in ``schema`` whose columns may be incomplete (YAML, or a catalog that may be
+    stale): a column the SQL reads that they lack is inferred, not an error."""
     index: RelationIndex | None
     """Set in the process that resolves (workers receive it once, not with every task)."""
     declared: dict[str, str]

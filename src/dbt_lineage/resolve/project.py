@@ -9,12 +9,12 @@ from pathlib import Path
 
 from dbt_lineage.artifacts.manifest import ManifestNode
 from dbt_lineage.artifacts.project import ProjectArtifacts
-from dbt_lineage.sql.cache import LineageCache, cache_key
-from dbt_lineage.sql.declared_columns import DeclaredColumns, declared_columns
+from dbt_lineage.resolve.cache import LineageCache, cache_key
+from dbt_lineage.resolve.declared_columns import DeclaredColumns, declared_columns
+from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeInputs, NodeLineage
+from dbt_lineage.resolve.parallel import Resolver
+from dbt_lineage.resolve.relations import relation_index, schema_name
 from dbt_lineage.sql.dialects import dialect_for
-from dbt_lineage.sql.node_lineage import ColumnLineage, NodeInputs, NodeLineage
-from dbt_lineage.sql.parallel import Resolver
-from dbt_lineage.sql.relations import relation_index, schema_name
 
 Progress = t.Callable[[int, int], None]
 
@@ -209,7 +209,7 @@ def _prepare(
 
 def _root_node(node: ManifestNode, own: DeclaredColumns | None) -> NodeLineage:
     """A source or seed: its columns have no upstream inside the project."""
-    result = NodeLineage(node.unique_id)
+    result = NodeLineage(node.unique_id, columns_from=own.origin if own is not None else "")
     for name, data_type in (own.columns if own is not None else {}).items():
         result.columns[name] = ColumnLineage(name, data_type)
     return result
@@ -226,4 +226,5 @@ def _add_inferred_source_columns(results: dict[str, NodeLineage], roots: set[str
             for name, data_type in columns.items():
                 if name.casefold() not in folded:
                     folded.add(name.casefold())
-                    target.columns[name] = ColumnLineage(name, data_type)
+                    target.columns[name] = ColumnLineage(name, data_type, inferred=True)
+                    target.columns_from = target.columns_from or "inferred"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
+from dbt_lineage.sql.names import table_parts
 
 EPHEMERAL_PREFIX = "__dbt__cte__"
 """dbt inlines an ephemeral model as a CTE named with this prefix."""
@@ -49,26 +50,6 @@ def _put(index: dict[tuple[str, ...], list[str]], key: tuple[str, ...], node_id:
     found = index.setdefault(key, [])
     if node_id not in found:
         found.append(node_id)
-
-
-def table_parts(name: str, dialect: str) -> tuple[str, ...]:
-    """A relation name's normalized parts, as the engine reports table parts.
-
-    >>> table_parts('"Shop"."main".ORDERS', "snowflake")
-    ('Shop', 'main', 'ORDERS')
-    >>> table_parts('"Shop"."main".ORDERS', "duckdb")  # DuckDB folds quoted names too
-    ('shop', 'main', 'orders')
-    """
-    from sqlglot import exp  # here, not at the top: a build served from cache never parses
-    from sqlglot.errors import ParseError
-    from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
-
-    try:
-        table = exp.to_table(name, dialect=dialect)
-    except (ParseError, ValueError):
-        return tuple(part.strip('"`[]') for part in name.split("."))
-    table = normalize_identifiers(table, dialect=dialect)
-    return tuple(part.name for part in table.parts)
 
 
 def schema_name(node: ManifestNode) -> str:

@@ -15,8 +15,8 @@ import os
 import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
-from dbt_lineage.sql.node_lineage import NodeInputs, NodeLineage, SqlNode
-from dbt_lineage.sql.relations import RelationIndex
+from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
+from dbt_lineage.resolve.relations import RelationIndex
 
 MIN_PARALLEL_TASKS = 24
 """Below this many nodes in a wave, starting work elsewhere costs more than it saves."""
@@ -38,7 +38,7 @@ class Resolver:
         if not tasks:
             return
         if self.jobs == 1 or len(tasks) < MIN_PARALLEL_TASKS:
-            from dbt_lineage.sql.resolve_node import resolve_node  # sqlglot only when needed
+            from dbt_lineage.resolve.resolve_node import resolve_node  # sqlglot only when needed
 
             for node, inputs in tasks:
                 yield resolve_node(node, dataclasses.replace(inputs, index=self.index))
@@ -96,13 +96,13 @@ def _start_worker(index: RelationIndex) -> None:
     # Parsed SQL trees are many small objects with parent links: collect cycles less often.
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    from dbt_lineage.sql import resolve_node  # noqa: F401 - import once per worker, not per task
+    from dbt_lineage.resolve import resolve_node  # noqa: F401 - import once per worker, not per task
 
     _worker_index = index
 
 
 def _resolve_in_worker(task: tuple[tuple[str, str, str, str | None], NodeInputs]) -> dict:
-    from dbt_lineage.sql.resolve_node import resolve_node
+    from dbt_lineage.resolve.resolve_node import resolve_node
 
     (unique_id, resource_type, path, sql), inputs = task
     node = SqlNode(unique_id, resource_type, path, sql)

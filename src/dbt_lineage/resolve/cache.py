@@ -16,7 +16,7 @@ import typing as t
 from pathlib import Path
 
 from dbt_lineage._version import __version__
-from dbt_lineage.sql.node_lineage import NodeLineage
+from dbt_lineage.resolve.node_lineage import NodeLineage
 
 CACHE_VERSION = 1
 """Bump when resolution changes in a way that makes old results wrong."""
