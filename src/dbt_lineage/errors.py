@@ -59,3 +59,7 @@ class SelectionError(DbtLineageError):
 
 class WarehouseError(DbtLineageError):
     """The warehouse refused a read or a write."""
+
+
+class ConfigError(DbtLineageError):
+    """A setting in ``dbt_project.yml`` vars or ``dbt_lineage.yml`` that cannot be used."""

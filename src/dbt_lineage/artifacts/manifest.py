@@ -39,7 +39,8 @@ class NodeConfig(_Artifact):
 
 
 class ManifestNode(_Artifact):
-    """A model, seed, snapshot or source (and, read but unused, tests and analyses)."""
+    """A model, seed, snapshot or source; also a test (``attached_node``, ``column_name``)
+    and, read but unused, analyses."""
 
     unique_id: str
     resource_type: str
@@ -61,6 +62,12 @@ class ManifestNode(_Artifact):
     tags: list[str] = []
     description: str = ""
     checksum: dict[str, t.Any] = {}
+    group: str | None = None
+    version: str | int | float | None = None
+    """A versioned model's version (its YAML entry lives under ``versions:``)."""
+    attached_node: str | None = None
+    """A test's node: the relation whose column (``column_name``) or rows it tests."""
+    column_name: str | None = None
 
     @property
     def materialized(self) -> str:
@@ -98,6 +105,13 @@ class Exposure(_Artifact):
     tags: list[str] = []
 
 
+class Group(_Artifact):
+    """A dbt group: models that share an owner."""
+
+    name: str
+    owner: ExposureOwner = ExposureOwner()
+
+
 class ManifestMetadata(_Artifact):
     dbt_schema_version: str
     dbt_version: str = ""
@@ -115,6 +129,7 @@ class Manifest(_Artifact):
     nodes: dict[str, ManifestNode] = {}
     sources: dict[str, ManifestNode] = {}
     exposures: dict[str, Exposure] = {}
+    groups: dict[str, Group] = {}
     path: str = ""
 
     def relation_nodes(self) -> dict[str, ManifestNode]:
@@ -148,6 +163,7 @@ def load_manifest(path: str | Path) -> Manifest:
         "nodes": document.get("nodes") or {},
         "sources": document.get("sources") or {},
         "exposures": document.get("exposures") or {},
+        "groups": document.get("groups") or {},
         "path": str(path),
     }
     return validate_artifact(
