@@ -12,7 +12,8 @@ The layout is stable; ``schema_version`` changes when it does. Keys nest, never 
         {"node": "model.shop.orders", "column": "amount", "distance": 1,
          "kind": "identity",                    # strongest over every path found
          "path_kinds": ["identity"],            # each edge of one shortest path, from target
-         "via": {"node": "model.shop.stg_orders", "column": "amount"}}
+         "via": {"node": "model.shop.stg_orders", "column": "amount"},
+         "description": {"text": "Order total.", "inherited_from": null, "hops": 0}}
       ],
       "relations": [{"node": "model.shop.orders", "type": "model", "name": "orders",
                      "distance": 1}],
@@ -20,6 +21,10 @@ The layout is stable; ``schema_version`` changes when it does. Keys nest, never 
                      "type": "dashboard", "distance": 2, "via": ["model.shop.orders"]}],
       "summary": {"columns": 1, "relations": 1, "exposures": 1, "max_distance": 2}
     }
+
+``description`` is the column's own description, or the one it inherits as an identity copy
+of a documented column (``inherited_from`` that column, ``hops`` edges away), or null; the
+key is there when the command looked descriptions up (the CLI always does).
 
 ``kind`` is ``identity``, ``transform`` or ``aggregate``, or an indirect subtype (``join``,
 ``filter``, ``group_by``, ``window``, ``sort``, ``distinct``) when every path to the column
@@ -33,6 +38,7 @@ import typing as t
 
 import pydantic
 
+from dbt_lineage.queries.doc_inheritance import ColumnDescription
 from dbt_lineage.queries.impact import ImpactReport
 from dbt_lineage.types import ColumnRef
 
@@ -55,6 +61,12 @@ class Options(_Frozen):
     kinds: list[str]
 
 
+class Description(_Frozen):
+    text: str
+    inherited_from: ColumnKey | None = None
+    hops: int = 0
+
+
 class Column(_Frozen):
     node: str
     column: str
@@ -62,6 +74,7 @@ class Column(_Frozen):
     kind: str
     path_kinds: list[str]
     via: ColumnKey
+    description: Description | None = None
 
 
 class Relation(_Frozen):
@@ -99,8 +112,14 @@ class ImpactDocument(_Frozen):
     summary: Summary
 
 
-def impact_json(report: ImpactReport, *, indent: int | None = 2) -> str:
-    """``report`` as the JSON document described above.
+def impact_json(
+    report: ImpactReport,
+    *,
+    indent: int | None = 2,
+    descriptions: t.Mapping[ColumnRef, ColumnDescription | None] | None = None,
+) -> str:
+    """``report`` as the JSON document described above; with ``descriptions``, each column's
+    (see ``doc_inheritance``).
 
     >>> from dbt_lineage.queries.impact import ImpactReport
     >>> report = ImpactReport("impact", "model.p.a", (), (), (), ("identity",))
@@ -108,11 +127,20 @@ def impact_json(report: ImpactReport, *, indent: int | None = 2) -> str:
     >>> json.loads(impact_json(report))["target"]
     {'node': 'model.p.a', 'column': None}
     """
-    return impact_document(report).model_dump_json(indent=indent)
+    document = impact_document(report, descriptions)
+    if descriptions is None:
+        return document.model_dump_json(
+            indent=indent, exclude={"columns": {"__all__": {"description"}}}
+        )
+    return document.model_dump_json(indent=indent)
 
 
-def impact_document(report: ImpactReport) -> ImpactDocument:
+def impact_document(
+    report: ImpactReport,
+    descriptions: t.Mapping[ColumnRef, ColumnDescription | None] | None = None,
+) -> ImpactDocument:
     """``report`` as a validated, frozen document model."""
+    descriptions = descriptions or {}
     distances = [item.distance for group in _groups(report) for item in group]
     return ImpactDocument(
         query=report.query,
@@ -130,6 +158,7 @@ def impact_document(report: ImpactReport) -> ImpactDocument:
                 kind=item.kind,
                 path_kinds=list(item.path_kinds),
                 via=_key(item.via),
+                description=_description(descriptions.get(item.ref)),
             )
             for item in report.columns
         ],
@@ -158,6 +187,13 @@ def impact_document(report: ImpactReport) -> ImpactDocument:
 
 def _groups(report: ImpactReport) -> tuple[t.Sequence[t.Any], ...]:
     return (report.columns, report.relations, report.exposures)
+
+
+def _description(found: ColumnDescription | None) -> Description | None:
+    if found is None:
+        return None
+    source = _key(found.source) if found.source is not None else None
+    return Description(text=found.text, inherited_from=source, hops=found.hops)
 
 
 def _key(key: str | ColumnRef) -> ColumnKey:

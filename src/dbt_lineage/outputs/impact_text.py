@@ -3,15 +3,23 @@ distance, one line each with its kinds, then relations and exposures."""
 
 from __future__ import annotations
 
+import typing as t
+
+from dbt_lineage.queries.doc_inheritance import ColumnDescription
 from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS, ImpactReport
 from dbt_lineage.types import ColumnRef
 
 _TITLES = {"impact": "Impact of", "upstream": "Upstream of", "downstream": "Downstream of"}
 _MAX_LABEL = 64
+_MAX_DESCRIPTION = 100
 
 
-def impact_text(report: ImpactReport) -> str:
-    """``report`` as plain text.
+def impact_text(
+    report: ImpactReport,
+    descriptions: t.Mapping[ColumnRef, ColumnDescription | None] | None = None,
+) -> str:
+    """``report`` as plain text; with ``descriptions``, each column's description under it,
+    an inherited one marked with its source.
 
     >>> from dbt_lineage.queries.impact import ImpactReport, ReachedColumn, ReachedRelation
     >>> source, mart = ColumnRef("model.p.stg", "x"), ColumnRef("model.p.mart", "total")
@@ -51,6 +59,9 @@ def impact_text(report: ImpactReport) -> str:
                 f"  {_label(item.ref):<{width}}  {item.kind:<{kind_width}}  "
                 f"{paths[item.ref]:<{path_width}}  via {_label(item.via)}"
             )
+            described = (descriptions or {}).get(item.ref)
+            if described is not None:
+                lines.append(f"      {_describe(described)}")
     if report.relations:
         type_width = max(len(item.type) for item in report.relations)
         lines += ["", "Relations"]
@@ -82,6 +93,16 @@ def _followed(report: ImpactReport) -> str:
             )
     depth = "to any depth" if report.depth is None else f"up to {_count(report.depth, 'edge')} away"
     return f"Followed {' and '.join(families) or 'no'} edges, {depth}."
+
+
+def _describe(found: ColumnDescription) -> str:
+    """A description on one line, cut to ``_MAX_DESCRIPTION``; an inherited one says so."""
+    text = " ".join(found.text.split())
+    if len(text) > _MAX_DESCRIPTION:
+        text = text[: _MAX_DESCRIPTION - 3].rstrip() + "..."
+    if found.source is None:
+        return text
+    return f"{text} (inherited from {_label(found.source)})"
 
 
 def _count(number: int, noun: str) -> str:
