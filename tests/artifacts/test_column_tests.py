@@ -25,15 +25,29 @@ def test_tests_groups_and_raw_code(tmp_path: Path) -> None:
     nodes = [
         _node("model.shop.orders", "model", group="sales", raw_code="select {{ mask('e') }} e"),
         # a column test (dbt 1.5+: attached_node)
-        _node("test.shop.unique_orders_id.1", "test", attached_node="model.shop.orders",
-              column_name="id", depends_on={"nodes": ["model.shop.orders"]}),  # fmt: skip
+        _node(
+            "test.shop.unique_orders_id.1",
+            "test",
+            attached_node="model.shop.orders",
+            column_name="id",
+            depends_on={"nodes": ["model.shop.orders"]},
+        ),
         # an older manifest: no attached_node, one project node in depends_on
-        _node("test.shop.not_null_orders_id.2", "test", column_name="ID",
-              depends_on={"nodes": ["model.shop.orders"], "macros": ["macro.dbt.test"]}),  # fmt: skip
+        _node(
+            "test.shop.not_null_orders_id.2",
+            "test",
+            column_name="ID",
+            depends_on={"nodes": ["model.shop.orders"], "macros": ["macro.dbt.test"]},
+        ),
         # a test of the whole relation, and a disabled one: no column
         _node("test.shop.rows.3", "test", attached_node="model.shop.orders"),
-        _node("test.shop.off.4", "test", attached_node="model.shop.orders",
-              column_name="status", config={"enabled": False}),  # fmt: skip
+        _node(
+            "test.shop.off.4",
+            "test",
+            attached_node="model.shop.orders",
+            column_name="status",
+            config={"enabled": False},
+        ),
     ]
     manifest_path = tmp_path / "manifest.json"
     manifest_path.write_text(

@@ -142,8 +142,10 @@ def test_a_model_without_yaml_gets_an_entry_in_its_folder(project: Path) -> None
     text = result.files[0].read_text()
     assert text.startswith(ORIGINAL.split("\nexposures:")[0])
     assert "  - name: orders\n    columns:\n      - name: email\n        meta:\n" in text
-    assert text.endswith("\nexposures:\n  - name: dashboard\n    type: dashboard\n"
-                         "    owner: {name: Finance}\n")  # fmt: skip
+    exposures = (
+        "\nexposures:\n  - name: dashboard\n    type: dashboard\n    owner: {name: Finance}\n"
+    )
+    assert text.endswith(exposures)
 
 
 def test_a_folder_without_models_yaml_gets_a_new_file(tmp_path: Path) -> None:
@@ -184,8 +186,8 @@ def test_meta_under_config_is_where_it_is_written(tmp_path: Path) -> None:
         "        owner: crm\n"
     )
     model = _model("m", patch="models/m.yml")
-    write_yaml(tmp_path, _manifest(model), [ColumnPatch(ColumnRef(model.unique_id, "email"),
-                                                        ("pii",), STG_EMAIL, 1)])  # fmt: skip
+    patch = ColumnPatch(ColumnRef(model.unique_id, "email"), ("pii",), STG_EMAIL, 1)
+    write_yaml(tmp_path, _manifest(model), [patch])
     assert path.read_text() == (
         "models:\n- name: m\n  columns:\n  - name: email\n    config:\n      meta:\n"
         "        owner: crm\n        classification: pii\n        dbt_lineage:\n"

@@ -15,8 +15,11 @@ from dbt_lineage.queries.edge_index import edge_index
 from dbt_lineage.types import ColumnRef, EdgeKind
 
 
-def _graph(edges: list[tuple[ColumnRef, ColumnRef, str]], docs: dict[ColumnRef, str],
-           meta: dict[ColumnRef, dict] | None = None) -> LineageGraph:  # fmt: skip
+def _graph(
+    edges: list[tuple[ColumnRef, ColumnRef, str]],
+    docs: dict[ColumnRef, str],
+    meta: dict[ColumnRef, dict] | None = None,
+) -> LineageGraph:
     refs = {ref for source, target, _ in edges for ref in (source, target)} | set(docs)
     nodes, columns = {}, {}
     for ref in refs:
@@ -33,8 +36,10 @@ def _graph(edges: list[tuple[ColumnRef, ColumnRef, str]], docs: dict[ColumnRef, 
     return LineageGraph(nodes=nodes, columns=columns, edges=edges_)
 
 
-A, B, C = ColumnRef("model.p.a", "id"), ColumnRef("model.p.b", "customer_id"), ColumnRef(
-    "model.p.c", "customer_id"
+A, B, C = (
+    ColumnRef("model.p.a", "id"),
+    ColumnRef("model.p.b", "customer_id"),
+    ColumnRef("model.p.c", "customer_id"),
 )
 
 

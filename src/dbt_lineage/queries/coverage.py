@@ -13,7 +13,7 @@ from dbt_lineage.queries.doc_inheritance import doc_inheritance
 from dbt_lineage.queries.edge_index import EdgeIndex, edge_index
 from dbt_lineage.queries.exposure_reach import exposure_reach
 from dbt_lineage.queries.gc_paused import gc_paused
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.types import ColumnRef, Layer
 
 COUNTED_TYPES = (NodeType.MODEL, NodeType.SNAPSHOT, NodeType.SEED)
 """Relations whose columns count toward resolution (sources are where lineage starts)."""
@@ -205,7 +205,7 @@ class _Groups:
     def figures(self, by: str) -> tuple[GroupCoverage, ...]:
         grouped: dict[str, list[GroupCoverage]] = {}
         for node_id, node in self.graph.nodes.items():
-            if node.type is NodeType.EXPOSURE or node.layer.value != "schema":
+            if node.type is NodeType.EXPOSURE or node.layer is not Layer.SCHEMA:
                 continue
             grouped.setdefault(self._group(node, by), []).append(self._relation(node_id, node))
         return tuple(_sum(name, grouped[name]) for name in sorted(grouped))
