@@ -78,18 +78,18 @@ def test_ephemeral_model_sits_between_its_reader_and_its_inputs(template: Path) 
 def test_second_build_comes_from_cache_and_a_change_is_resolved_again(template: Path) -> None:
     assert _build(template).exit_code == 0
     warm = _build(template)
-    assert "0 node(s) resolved, 9 from cache" in warm.output
+    assert "0 node(s) resolved, 12 from cache" in warm.output
     manifest_path = template / "target" / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
     node = manifest["nodes"]["model.shop.customers"]
     node["compiled_code"] = node["compiled_code"].replace("as customer_type", "as customer_segment")
     manifest_path.write_text(json.dumps(manifest))
     changed = _build(template)
-    assert "1 node(s) resolved, 8 from cache" in changed.output
+    assert "1 node(s) resolved, 11 from cache" in changed.output
     columns = _lineage(template)["nodes"]["model.shop.customers"]["columns"]
     assert "customer_segment" in columns
     cold = _build(template, "--no-cache")
-    assert "9 node(s) resolved, 0 from cache" in cold.output
+    assert "12 node(s) resolved, 0 from cache" in cold.output
 
 
 def test_select_builds_the_node_and_what_it_reads(template: Path, tmp_path: Path) -> None:
