@@ -56,6 +56,6 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
             kinds=kinds or None,
             include_indirect=include_indirect,
         )
-        click.echo(render(report, output_format))
+        click.echo(render(report, output_format, graph))
 
     return command

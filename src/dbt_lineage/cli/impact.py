@@ -16,6 +16,7 @@ from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.impact_json import impact_json
 from dbt_lineage.outputs.impact_text import impact_text
+from dbt_lineage.queries.doc_inheritance import doc_inheritance
 from dbt_lineage.queries.impact import ImpactReport
 from dbt_lineage.queries.impact import impact as impact_of
 from dbt_lineage.queries.lookup import lookup
@@ -58,7 +59,7 @@ def impact(
     """
     graph = load_lineage(project_dir, target_path, lineage_file)
     report = impact_of(graph, lookup(graph, target), include_indirect=include_indirect, depth=depth)
-    click.echo(render(report, output_format))
+    click.echo(render(report, output_format, graph))
 
 
 def load_lineage(
@@ -85,5 +86,11 @@ def column_target(graph: LineageGraph, text: str) -> ColumnRef:
     )
 
 
-def render(report: ImpactReport, output_format: str) -> str:
-    return impact_json(report) if output_format == "json" else impact_text(report)
+def render(report: ImpactReport, output_format: str, graph: LineageGraph) -> str:
+    """The report as text or JSON, with each reached column's description, own or inherited
+    (marked as such)."""
+    docs = doc_inheritance(graph)
+    descriptions = {item.ref: docs.describe(item.ref) for item in report.columns}
+    if output_format == "json":
+        return impact_json(report, descriptions=descriptions)
+    return impact_text(report, descriptions)

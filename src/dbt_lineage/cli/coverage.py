@@ -1,0 +1,108 @@
+"""``dbt-lineage coverage``: by folder, layer, resource type or owner, how many columns are
+resolved, documented, tested, classified and used; thresholds for CI."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from dbt_lineage.artifacts.column_tests import column_tests
+from dbt_lineage.artifacts.manifest import Manifest, load_manifest
+from dbt_lineage.cli import options
+from dbt_lineage.cli.classify import classify_project, target_dir
+from dbt_lineage.cli.impact import load_lineage
+from dbt_lineage.outputs.coverage_json import coverage_json
+from dbt_lineage.outputs.coverage_markdown import coverage_markdown
+from dbt_lineage.outputs.coverage_text import coverage_text
+from dbt_lineage.queries.coverage import GROUPINGS
+from dbt_lineage.queries.coverage import coverage as coverage_of
+from dbt_lineage.queries.edge_index import edge_index
+
+_PERCENT = click.FloatRange(0, 100)
+
+
+@click.command()
+@options.project_dir
+@options.target_path
+@options.lineage_path
+@click.option(
+    "--by",
+    type=click.Choice(GROUPINGS),
+    default="layer",
+    show_default=True,
+    help="Group relations by the folder of their file, their layer, resource type or owner.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--min-resolved",
+    type=_PERCENT,
+    default=None,
+    metavar="P",
+    help="Exit 1 when under P% of model, snapshot and seed columns are resolved.",
+)
+@click.option(
+    "--min-documented",
+    type=_PERCENT,
+    default=None,
+    metavar="P",
+    help="Exit 1 when under P% of columns are documented (own or inherited description).",
+)
+def coverage(
+    project_dir: str,
+    target_path: str | None,
+    lineage_file: str | None,
+    by: str,
+    output_format: str,
+    min_resolved: float | None,
+    min_documented: float | None,
+) -> None:
+    """Per group of relations: columns resolved, documented (own or inherited), tested,
+    classified, reaching an exposure; orphan columns; models no exposure uses."""
+    graph = load_lineage(project_dir, target_path, lineage_file)
+    target = target_dir(project_dir, target_path)
+    manifest = load_manifest(target / "manifest.json")
+    index = edge_index(graph)
+    classified = {item.ref for item in classify_project(graph, project_dir, target).columns}
+    report = coverage_of(
+        graph,
+        by=by,
+        tests=column_tests(manifest),
+        classified=classified,
+        owners=_group_owners(manifest),
+        index=index,
+    )
+    thresholds = report.check({"resolved": min_resolved, "documented": min_documented})
+    render = {"json": coverage_json, "markdown": coverage_markdown}.get(
+        output_format, coverage_text
+    )
+    click.echo(render(report, thresholds))
+    failed = [item for item in thresholds if not item.passed]
+    for item in failed:
+        click.secho(
+            f"Error: --min-{item.figure} {item.minimum:g}: {item.figure} is {item.actual:.1f}%",
+            fg="red",
+            err=True,
+        )
+    if failed:
+        sys.exit(1)
+
+
+def _group_owners(manifest: Manifest) -> dict[str, str]:
+    """Each node's owner through its dbt group (``groups:`` with ``owner:``)."""
+    owners = {}
+    for group in manifest.groups.values():
+        owner = group.owner.name or group.owner.email
+        if owner:
+            owners[group.name] = owner
+    return {
+        node_id: owners[node.group]
+        for node_id, node in manifest.relation_nodes().items()
+        if node.group in owners
+    }
