@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import typing as t
 
-from .columns import Col
+from .columns import PII_NAMES, Col
 from .dag import ModelSpec, SourceSpec
 
 MANIFEST_SCHEMA = "https://schemas.getdbt.com/dbt/manifest/v12.json"
@@ -19,7 +19,6 @@ CATALOG_SCHEMA = "https://schemas.getdbt.com/dbt/catalog/v1.json"
 DBT_VERSION = "1.11.16"
 GENERATED_AT = "2026-01-01T00:00:00.000000Z"
 CREATED_AT = 1767225600.0
-PII_NAMES = ("email", "customer_name")
 
 Json = dict[str, t.Any]
 

@@ -199,6 +199,27 @@ def window_templates(col: Col) -> tuple[Template, ...]:
     return tuple(out)
 
 
+PII_NAMES = ("email", "customer_name")
+"""Column names that hold personal data: their YAML entries are tagged ``pii``."""
+
+
+def masked_for_pii(col: Col, template: Template) -> Template:
+    """``template`` for ``col``, with a truncation of personal data replaced by a hash.
+
+    Keeping the first characters of an email is no masking; projects hash it instead, so the
+    synthetic projects have masked columns for classification to find. The result type and
+    the random choices are the same, so every other figure of a project is unchanged.
+
+    >>> masked_for_pii(Col("email", VARCHAR), ("left({c}, 3)", VARCHAR, "prefix"))
+    ('md5({c})', 'VARCHAR', 'hash')
+    >>> masked_for_pii(Col("city", VARCHAR), ("left({c}, 3)", VARCHAR, "prefix"))
+    ('left({c}, 3)', 'VARCHAR', 'prefix')
+    """
+    if template[2] == "prefix" and any(name in col.name for name in PII_NAMES):
+        return ("md5({c})", VARCHAR, "hash")
+    return template
+
+
 def affixed(name: str, affix: str) -> str:
     """The output name of a template applied to ``name``.
 

@@ -21,6 +21,7 @@ from .columns import (
     Col,
     Names,
     affixed,
+    masked_for_pii,
     window_templates,
 )
 
@@ -108,7 +109,7 @@ class ModelBuilder:
         for col in others:
             templates = TRANSFORMS.get(col.type, ())
             if templates and not col.name.endswith("_id") and rng.random() < p_transform:
-                expr, ty, affix = rng.choice(templates)
+                expr, ty, affix = masked_for_pii(col, rng.choice(templates))
                 out = names.fresh(affixed(col.name, affix))
                 items.append(_item(expr.format(c=col.name), out))
                 cols.append(Col(out, ty))
