@@ -26,7 +26,6 @@ SHOP = "model.shop"
 
 
 def _run(project: Path, *args: str) -> Result:
-    main._register()
     return CliRunner().invoke(main.cli, [*args, "--project-dir", str(project)])
 
 

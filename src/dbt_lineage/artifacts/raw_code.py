@@ -4,8 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pydantic
+
 from dbt_lineage.artifacts._json import read_artifact
 from dbt_lineage.artifacts.manifest import SUPPORTED_VERSIONS
+
+
+class _Node(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", frozen=True)
+
+    resource_type: str = ""
+    raw_code: str | None = None
+    raw_sql: str | None = None
+
+
+class _Manifest(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", frozen=True)
+
+    nodes: dict[str, _Node] = {}
 
 
 def raw_code(manifest_path: str | Path) -> dict[str, str]:
@@ -18,13 +34,15 @@ def raw_code(manifest_path: str | Path) -> dict[str, str]:
     Raises:
         ArtifactError: the manifest is missing, unreadable or of an unsupported version.
     """
-    path = Path(manifest_path)
-    document = read_artifact(path, kind="manifest", supported=SUPPORTED_VERSIONS)
-    found = {}
-    for unique_id, node in (document.get("nodes") or {}).items():
-        if not isinstance(node, dict) or node.get("resource_type") not in ("model", "snapshot"):
-            continue
-        code = node.get("raw_code") or node.get("raw_sql")
-        if isinstance(code, str) and code:
-            found[unique_id] = code
-    return found
+    artifact = read_artifact(
+        Path(manifest_path),
+        _Manifest,
+        kind="manifest",
+        supported=SUPPORTED_VERSIONS,
+        remedy="regenerate it with dbt (`dbt compile`)",
+    )
+    return {
+        unique_id: code
+        for unique_id, node in artifact.model.nodes.items()
+        if node.resource_type in ("model", "snapshot") and (code := node.raw_code or node.raw_sql)
+    }
