@@ -8,6 +8,7 @@ compiled SQL, and the names, ids and columns of its upstream relations.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import importlib.metadata
@@ -20,7 +21,8 @@ from dbt_lineage._version import __version__
 from dbt_lineage.resolve.node_lineage import NodeLineage
 
 CACHE_VERSION = 3
-"""Bump when resolution changes in a way that makes old results wrong."""
+"""Bump when the layout of an entry changes (any change to the engine's code already
+invalidates old entries through the code's fingerprint)."""
 
 CACHE_FILE = "dbt_lineage_cache.json.gz"
 
@@ -82,4 +84,18 @@ def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:
 
 
 def _stamp() -> list[t.Any]:
-    return [CACHE_VERSION, __version__, importlib.metadata.version("sqlglot")]
+    return [CACHE_VERSION, __version__, importlib.metadata.version("sqlglot"), _engine()]
+
+
+@functools.lru_cache(maxsize=1)
+def _engine() -> str:
+    """A fingerprint of the code that resolves nodes: a change to it forgets old results
+    even when the version number has not moved (as while developing)."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(
+        [*package.joinpath("sql").glob("*.py"), *Path(__file__).parent.glob("*.py")]
+    ):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

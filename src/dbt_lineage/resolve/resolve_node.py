@@ -132,7 +132,7 @@ def _map_columns(
         for name, data_type in inputs.declared.items():
             if name.casefold() in SNAPSHOT_COLUMNS and name not in result.columns:
                 result.columns[name] = ColumnLineage(name, data_type)
-    if not lineage.columns and lineage.unresolved:
+    if not lineage.columns and lineage.unresolved and not lineage.star_sources:
         reason = next(iter(lineage.unresolved.values()))
         for name, data_type in inputs.declared.items():
             result.columns.setdefault(name, ColumnLineage(name, data_type, [], reason))

@@ -33,6 +33,7 @@ def serve(connection: t.Any) -> None:
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
     index: RelationIndex = connection.recv()
+    connection.send("ready")
     while True:
         message = connection.recv()
         if message is None:
