@@ -5,8 +5,10 @@
         unique_key='id',
         strategy='timestamp',
         updated_at='updated_at',
+        enabled=target.type != 'spark',
     )
 }}
+{#- On Spark a snapshot needs a Delta, Iceberg or Hudi table (MERGE), which plain pyspark lacks. -#}
 -- depends_on: {{ ref('raw_orders') }}
 -- Status history of raw orders.
 select
