@@ -1,7 +1,7 @@
 {% snapshot orders_snapshot %}
 {{
     config(
-        target_schema='snapshots',
+        target_schema=target.schema ~ '_snapshots',
         unique_key='id',
         strategy='timestamp',
         updated_at='updated_at',

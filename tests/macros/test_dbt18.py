@@ -78,7 +78,15 @@ def template18(request, tmp_path):
         drop_pg_schemas(
             *[
                 f"{schema}{suffix}"
-                for suffix in ("", "_raw", "_lineage", "_staging", "_intermediate", "_marts")
+                for suffix in (
+                    "",
+                    "_raw",
+                    "_lineage",
+                    "_snapshots",
+                    "_staging",
+                    "_intermediate",
+                    "_marts",
+                )
             ],
         )
 
