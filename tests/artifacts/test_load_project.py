@@ -129,3 +129,19 @@ def test_manifest_of_a_catalog_kind_is_rejected(tmp_path: Path) -> None:
     document["metadata"]["dbt_schema_version"] = "https://schemas.getdbt.com/dbt/catalog/v1.json"
     with pytest.raises(ArtifactError, match="not a dbt manifest artifact"):
         load_manifest(_write(tmp_path, document))
+
+
+def test_run_results_are_read_only_when_asked(tmp_path: Path) -> None:
+    _write(tmp_path, _manifest(12))
+    version = "https://schemas.getdbt.com/dbt/run-results/v99.json"
+    _write(tmp_path, {"metadata": {"dbt_schema_version": version}}, "run_results.json")
+    assert load_project(tmp_path).run_results is None, "a build never reads them"
+    with pytest.raises(ArtifactError, match="unsupported run-results version v99"):
+        load_project(tmp_path, run_results=True)
+
+
+def test_manifest_without_nodes_is_an_error_not_an_empty_project(tmp_path: Path) -> None:
+    document = _manifest(12)
+    del document["nodes"]
+    with pytest.raises(ArtifactError, match="malformed at nodes: Field required"):
+        load_manifest(_write(tmp_path, document))

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pydantic
-
-from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 
 SUPPORTED_VERSIONS = (1,)
 
 
-class _Artifact(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class CatalogColumn(_Artifact):
+class CatalogColumn(ArtifactModel):
     name: str
     type: str | None = None
     index: int | None = None
 
 
-class CatalogTable(_Artifact):
+class CatalogTable(ArtifactModel):
     columns: dict[str, CatalogColumn] = {}
     unique_id: str | None = None
 
@@ -31,7 +25,7 @@ class CatalogTable(_Artifact):
         return sorted(listed, key=lambda column: (column.index is None, column.index or 0))
 
 
-class Catalog(_Artifact):
+class Catalog(ArtifactModel):
     nodes: dict[str, CatalogTable] = {}
     sources: dict[str, CatalogTable] = {}
     path: str = ""

@@ -23,9 +23,13 @@ class ProjectArtifacts:
 
 
 def load_project(
-    project_dir: str | Path = ".", target_path: str | Path | None = None
+    project_dir: str | Path = ".",
+    target_path: str | Path | None = None,
+    *,
+    run_results: bool = False,
 ) -> ProjectArtifacts:
-    """Load ``manifest.json`` (required), ``catalog.json`` and ``run_results.json`` (optional).
+    """Load ``manifest.json`` (required), ``catalog.json`` (when present) and, when asked,
+    ``run_results.json`` (when present).
 
     Args:
         project_dir: the dbt project directory.
@@ -51,5 +55,5 @@ def load_project(
     catalog_path = target / "catalog.json"
     catalog = load_catalog(catalog_path) if catalog_path.is_file() else None
     results_path = target / "run_results.json"
-    run_results = load_run_results(results_path) if results_path.is_file() else None
-    return ProjectArtifacts(target, manifest, catalog, run_results)
+    results = load_run_results(results_path) if run_results and results_path.is_file() else None
+    return ProjectArtifacts(target, manifest, catalog, results)
