@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import typing as t
 from pathlib import Path
+
+import pydantic
 
 from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 
@@ -29,6 +32,12 @@ class Catalog(ArtifactModel):
     nodes: dict[str, CatalogTable] = {}
     sources: dict[str, CatalogTable] = {}
     path: str = ""
+
+    @pydantic.field_validator("nodes", "sources", mode="before")
+    @classmethod
+    def _empty_list(cls, value: t.Any) -> t.Any:
+        """An empty list where dbt writes an object means no relation, as ``{}`` does."""
+        return {} if value == [] else value
 
     def table(self, unique_id: str) -> CatalogTable | None:
         return self.nodes.get(unique_id) or self.sources.get(unique_id)
