@@ -61,5 +61,9 @@ class WarehouseError(DbtLineageError):
     """The warehouse refused a read or a write."""
 
 
+class OutputError(DbtLineageError):
+    """An output path cannot be written: not a file, no such directory, no permission."""
+
+
 class ConfigError(DbtLineageError):
     """A setting in ``dbt_project.yml`` vars or ``dbt_lineage.yml`` that cannot be used."""

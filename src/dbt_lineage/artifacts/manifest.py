@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 from dbt_lineage.artifacts.names import NamedNode
 
 SUPPORTED_VERSIONS = (10, 11, 12)
@@ -18,11 +18,7 @@ RELATION_TYPES = ("model", "seed", "snapshot", "source")
 """Resource types that are relations with columns of their own."""
 
 
-class _Artifact(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class ColumnInfo(_Artifact):
+class ColumnInfo(ArtifactModel):
     name: str
     data_type: str | None = None
     description: str = ""
@@ -30,16 +26,16 @@ class ColumnInfo(_Artifact):
     tags: list[str] = []
 
 
-class DependsOn(_Artifact):
+class DependsOn(ArtifactModel):
     nodes: list[str] = []
 
 
-class NodeConfig(_Artifact):
+class NodeConfig(ArtifactModel):
     materialized: str | None = None
     enabled: bool = True
 
 
-class ManifestNode(_Artifact):
+class ManifestNode(ArtifactModel):
     """A model, seed, snapshot or source; also a test (``attached_node``, ``column_name``)
     and, read but unused, analyses."""
 
@@ -86,12 +82,12 @@ class ManifestNode(_Artifact):
         return self.materialized == "ephemeral"
 
 
-class ExposureOwner(_Artifact):
+class ExposureOwner(ArtifactModel):
     name: str | None = None
     email: str | None = None
 
 
-class Exposure(_Artifact):
+class Exposure(ArtifactModel):
     unique_id: str
     name: str
     type: str = ""
@@ -106,14 +102,14 @@ class Exposure(_Artifact):
     tags: list[str] = []
 
 
-class Group(_Artifact):
+class Group(ArtifactModel):
     """A dbt group: models that share an owner."""
 
     name: str
     owner: ExposureOwner = ExposureOwner()
 
 
-class ManifestMetadata(_Artifact):
+class ManifestMetadata(ArtifactModel):
     dbt_schema_version: str
     dbt_version: str = ""
     adapter_type: str | None = None
@@ -127,7 +123,7 @@ class ManifestMetadata(_Artifact):
     lineage."""
 
 
-class Manifest(_Artifact):
+class Manifest(ArtifactModel):
     metadata: ManifestMetadata
     nodes: dict[str, ManifestNode]
     sources: dict[str, ManifestNode] = {}

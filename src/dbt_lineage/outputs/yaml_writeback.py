@@ -24,6 +24,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
+from dbt_lineage.files import write_file
 from dbt_lineage.types import ColumnRef
 
 OURS = "dbt_lineage"
@@ -343,8 +344,8 @@ class _Document:
         return out.getvalue()
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(self.dump(), encoding="utf-8")
+        """Write the file whole (a reader never sees half of it), only over a regular file."""
+        write_file(self.path, self.dump().encode("utf-8"))
 
 
 class _tail_kept:  # noqa: N801 - used as a context manager, reads like a function

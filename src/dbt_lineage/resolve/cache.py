@@ -8,19 +8,22 @@ compiled SQL, and the names, ids and columns of its upstream relations.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import importlib.metadata
 import json
-import os
 import typing as t
 from pathlib import Path
 
 from dbt_lineage._version import __version__
+from dbt_lineage.errors import OutputError
+from dbt_lineage.files import write_file
 from dbt_lineage.resolve.node_lineage import NodeLineage
 
 CACHE_VERSION = 3
-"""Bump when resolution changes in a way that makes old results wrong."""
+"""Bump when the layout of an entry changes (any change to the engine's code already
+invalidates old entries through the code's fingerprint)."""
 
 CACHE_FILE = "dbt_lineage_cache.json.gz"
 
@@ -34,13 +37,17 @@ class LineageCache:
         """Each entry is kept as its JSON text and parsed only when a build asks for it."""
         self._used: set[str] = set()
         self._dirty = False
+        self._compiled: dict[str, list[str]] = {}
+        """Node id -> [checksum of its raw code, its compiled SQL], from the last build that
+        had compiled SQL for it."""
         if read and path is not None and path.is_file():
             try:
                 document = json.loads(gzip.decompress(path.read_bytes()))
                 if document.get("version") == _stamp():
                     self._entries = document["entries"]
+                    self._compiled = document.get("compiled", {})
             except (OSError, ValueError, KeyError, EOFError, AttributeError):
-                self._entries = {}  # unreadable: start again
+                self._entries, self._compiled = {}, {}  # unreadable: start again
 
     def get(self, key: str) -> NodeLineage | None:
         entry = self._entries.get(key)
@@ -55,6 +62,17 @@ class LineageCache:
         self._used.add(key)
         self._dirty = True
 
+    def remember_sql(self, node_id: str, checksum: str, sql: str) -> None:
+        """Keep a node's compiled SQL for builds from manifests that lack it."""
+        if checksum and self._compiled.get(node_id) != [checksum, sql]:
+            self._compiled[node_id] = [checksum, sql]
+            self._dirty = True
+
+    def recall_sql(self, node_id: str, checksum: str) -> str | None:
+        """The compiled SQL a node had when its raw code had ``checksum``, if kept."""
+        kept = self._compiled.get(node_id)
+        return kept[1] if checksum and kept is not None and kept[0] == checksum else None
+
     def save(self, *, prune: bool = True) -> None:
         """Write the cache back: with ``prune`` (a full build), only the entries this build
         used, so stale ones go; without (a selected build), every entry."""
@@ -62,12 +80,13 @@ class LineageCache:
         if self.path is None or not (self._dirty or (prune and stale)):
             return
         entries = {key: self._entries[key] for key in self._used} if prune else self._entries
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".partial")
         # One dumps and one write: json.dump into a gzip stream uses the slow encoder.
-        text = json.dumps({"version": _stamp(), "entries": entries}, separators=(",", ":"))
-        partial.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=1))
-        os.replace(partial, self.path)
+        document = {"version": _stamp(), "entries": entries, "compiled": self._compiled}
+        text = json.dumps(document, separators=(",", ":"))
+        try:
+            write_file(self.path, gzip.compress(text.encode("utf-8"), compresslevel=1))
+        except OutputError:
+            pass  # the cache only saves time: a build that cannot keep it still succeeds
 
 
 def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:
@@ -82,4 +101,18 @@ def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:
 
 
 def _stamp() -> list[t.Any]:
-    return [CACHE_VERSION, __version__, importlib.metadata.version("sqlglot")]
+    return [CACHE_VERSION, __version__, importlib.metadata.version("sqlglot"), _engine()]
+
+
+@functools.lru_cache(maxsize=1)
+def _engine() -> str:
+    """A fingerprint of the code that resolves nodes: a change to it forgets old results
+    even when the version number has not moved (as while developing)."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(
+        [*package.joinpath("sql").glob("*.py"), *Path(__file__).parent.glob("*.py")]
+    ):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

@@ -42,10 +42,13 @@ def inferred_columns(
             continue
         own = declared.get(node_id)
         wanted = list(demands.get(node_id, {}))
+        is_sql = relations[node_id].resource_type in SQL_TYPES
         if own is not None and own.origin == "catalog":
+            # A model's own SQL says what it has now; a source's, what its readers read.
             listed = {name.casefold() for name in own.columns}
-            stale += [ColumnRef(node_id, n) for n in wanted if n.casefold() not in listed]
-        if relations[node_id].resource_type in SQL_TYPES:
+            names = list(result.columns) if is_sql else wanted
+            stale += [ColumnRef(node_id, n) for n in names if n.casefold() not in listed]
+        if is_sql:
             if result.star_sources:
                 yaml = list(own.columns) if own is not None and own.origin == "yaml" else []
                 _through_star(result, wanted + yaml, demands)

@@ -17,9 +17,13 @@ import sys
 import time
 import typing as t
 
+from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.resolve.failures import Outcome
 from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
+
+_STARTS = 3
+"""Workers that may die before they are ready before the build gives up on workers."""
 
 
 class Finished(t.NamedTuple):
@@ -33,7 +37,7 @@ class Finished(t.NamedTuple):
 class _Worker:
     """One worker: ``python -m dbt_lineage.resolve.worker FD``, talking over a socket pair."""
 
-    def __init__(self, index: RelationIndex) -> None:
+    def __init__(self) -> None:
         self.connection, child = multiprocessing.Pipe()
         fd = child.fileno()
         self.process = subprocess.Popen(
@@ -42,7 +46,8 @@ class _Worker:
             stdin=subprocess.DEVNULL,
         )
         child.close()
-        self.connection.send(index)
+        self.ready = False
+        """Set when the worker says it has started: a task's time budget starts only then."""
         self.task: str | None = None
         self.deadline = 0.0
 
@@ -66,38 +71,62 @@ class WorkerPool:
     def __init__(self, jobs: int, index: RelationIndex, timeout: float | None) -> None:
         self._index = index
         self.timeout = timeout
-        self._workers = [_Worker(index) for _ in range(jobs)]
+        self._failed_starts = 0
+        self._workers = [_Worker() for _ in range(jobs)]
 
     @property
     def idle(self) -> int:
-        return sum(1 for worker in self._workers if worker.task is None)
+        """Workers ready for a task."""
+        return sum(1 for worker in self._workers if worker.ready and worker.task is None)
 
     @property
     def busy(self) -> int:
-        return len(self._workers) - self.idle
+        """Workers running a task or still starting: something ``wait`` can wait for."""
+        return sum(1 for worker in self._workers if worker.task is not None or not worker.ready)
 
     def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> None:
-        worker = next(worker for worker in self._workers if worker.task is None)
+        worker = next(w for w in self._workers if w.ready and w.task is None)
         worker.task = task_id
         worker.deadline = time.monotonic() + self.timeout if self.timeout else float("inf")
         worker.connection.send((task_id, node, inputs))
 
     def wait(self) -> list[Finished]:
-        """Block until at least one task finishes (or runs out of time)."""
-        busy = [worker for worker in self._workers if worker.task is not None]
+        """Block until a task finishes (or runs out of time), or a worker becomes ready."""
+        busy = [w for w in self._workers if w.task is not None or not w.ready]
         if not busy:
             return []
-        nearest = min(worker.deadline for worker in busy)
+        deadlines = [w.deadline for w in busy if w.task is not None]
+        nearest = min(deadlines, default=float("inf"))
         timeout = None if nearest == float("inf") else max(0.0, nearest - time.monotonic())
         ready = multiprocessing.connection.wait([w.connection for w in busy], timeout)
         finished: list[Finished] = []
         for worker in busy:
             if worker.connection in ready:
-                finished.append(self._receive(worker))
-            elif time.monotonic() >= worker.deadline:
-                finished.append(Finished(t.cast(str, worker.task), None, "timeout"))
+                if not worker.ready:
+                    self._started(worker)
+                else:
+                    finished.append(self._receive(worker))
+            elif worker.task is not None and time.monotonic() >= worker.deadline:
+                finished.append(Finished(worker.task, None, "timeout"))
                 self._replace(worker)
         return finished
+
+    def _started(self, worker: _Worker) -> None:
+        """A worker that finished starting gets the relation index (it is reading now, so
+        sending does not block on a worker still importing)."""
+        try:
+            worker.connection.recv()
+            worker.connection.send(self._index)
+        except (EOFError, OSError):
+            self._failed_starts += 1
+            if self._failed_starts > _STARTS:
+                raise DbtLineageError(
+                    f"worker processes exit as they start ({sys.executable} -m "
+                    "dbt_lineage.resolve.worker): check the installation, or run with --jobs 1"
+                ) from None
+            self._replace(worker)
+            return
+        worker.ready = True
 
     def _receive(self, worker: _Worker) -> Finished:
         task = t.cast(str, worker.task)
@@ -117,7 +146,7 @@ class WorkerPool:
     def _replace(self, worker: _Worker) -> None:
         worker.stop(kill=True)
         position = self._workers.index(worker)
-        self._workers[position] = _Worker(self._index)
+        self._workers[position] = _Worker()
 
     def close(self) -> None:
         for worker in self._workers:

@@ -71,11 +71,15 @@ def schedule(
     dependents = plan.dependents()
     ready = collections.deque(node_id for node_id in plan.order if not waits[node_id])
     position = {node_id: number for number, node_id in enumerate(plan.order)}
+    queued: collections.deque[tuple[str, Prepared]] = collections.deque()
     pending: dict[str, Prepared] = {}
     pool: WorkerPool | None = None
     local_index: RelationIndex | None = None
+    in_pool = jobs > 1 and expected >= MIN_POOL_TASKS
+    done: set[str] = set()
 
     def finish(node_id: str, result: NodeLineage, traceback: str = "") -> None:
+        done.add(node_id)
         job.finish(node_id, result, traceback)
         for reader in dependents.get(node_id, ()):
             waits[reader].discard(node_id)
@@ -83,50 +87,45 @@ def schedule(
                 ready.append(reader)
 
     try:
-        done: set[str] = set()
         while len(done) < len(plan.order):
-            if not ready and (pool is None or not pool.busy):
+            if not ready and not queued and (pool is None or not pool.busy):
                 # A dependency cycle: resolve the earliest waiting node with what is known.
-                stuck = min(
-                    (n for n in plan.order if n not in done and n not in pending),
-                    key=position.__getitem__,
-                    default=None,
-                )
-                if stuck is None:
+                waiting = [n for n in plan.order if n not in done and n not in pending]
+                if not waiting:
                     break
+                stuck = min(waiting, key=position.__getitem__)
                 waits[stuck].clear()
                 ready.append(stuck)
-            while ready and (pool is None or pool.idle):
+            while ready:
                 node_id = ready.popleft()
                 started = job.start(node_id)
                 if isinstance(started, NodeLineage):
-                    done.add(node_id)
                     finish(node_id, started)
-                    continue
-                if jobs > 1 and expected >= MIN_POOL_TASKS:
-                    if pool is None:
-                        pool = WorkerPool(jobs, index(), timeout)
-                    pending[node_id] = started
-                    pool.submit(node_id, started.node, started.inputs)
-                    continue
-                if local_index is None:
-                    local_index = index()
-                from dbt_lineage.resolve.worker import worker  # sqlglot only when needed
+                elif in_pool:
+                    queued.append((node_id, started))
+                else:
+                    if local_index is None:
+                        local_index = index()
+                    from dbt_lineage.resolve.worker import worker  # sqlglot only when needed
 
-                inputs = dataclasses.replace(started.inputs, index=local_index)
-                outcome = worker(started.node, inputs)
-                done.add(node_id)
-                finish(node_id, outcome.result, outcome.traceback)
+                    inputs = dataclasses.replace(started.inputs, index=local_index)
+                    outcome = worker(started.node, inputs)
+                    finish(node_id, outcome.result, outcome.traceback)
+            if queued and pool is None:
+                pool = WorkerPool(jobs, index(), timeout)
+            while queued and pool is not None and pool.idle:
+                node_id, prepared = queued.popleft()
+                pending[node_id] = prepared
+                pool.submit(node_id, prepared.node, prepared.inputs)
             if pool is not None and pool.busy:
                 for finished in pool.wait():
                     prepared = pending.pop(finished.task_id)
-                    done.add(finished.task_id)
                     if finished.outcome is not None:
                         outcome = finished.outcome
                         finish(finished.task_id, outcome.result, outcome.traceback)
                     elif finished.problem == "timeout":
-                        seconds = timeout or 0.0
-                        finish(finished.task_id, timed_out(prepared.node, prepared.inputs, seconds))
+                        result = timed_out(prepared.node, prepared.inputs, timeout or 0.0)
+                        finish(finished.task_id, result)
                     else:
                         result = internal_error(prepared.node, prepared.inputs, finished.problem)
                         finish(finished.task_id, result)

@@ -162,6 +162,11 @@ class ScopeOutputs(WalkerBase):
         for number, source in enumerate(sources):
             names = self.source_names(source)
             if names is None:
+                if isinstance(source, Scope) and not source.is_udtf:
+                    # A scope whose own star is over unknown columns still lists its named
+                    # outputs: those come through by name, the star covers the rest.
+                    known = [n for n in self.output_names(source) if n not in excluded]
+                    outputs.extend(Output(n, None, source=source, source_name=n) for n in known)
                 stars.append(Star(star, source))
                 continue
             if not (checked or replaced or renamed):

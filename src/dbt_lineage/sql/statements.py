@@ -87,12 +87,17 @@ def _update(update: exp.Update) -> Statement:
     read = _read_names(update)
     if target.alias_or_name not in read:
         sources.append(target.copy())
+    joins = list(update.args.get("joins") or [])
     if from_ is not None:
-        sources.append(from_.this.copy())
+        source = from_.this.copy()
+        # T-SQL's parser hangs the FROM clause's joins on its first table.
+        joins = list(source.args.get("joins") or []) + joins
+        source.set("joins", None)
+        sources.append(source)
     select = select.from_(sources[0], copy=False)
     for source in sources[1:]:
         select = select.join(source, copy=False)
-    for join in update.args.get("joins") or []:
+    for join in joins:
         select = select.join(join.copy(), copy=False)
     where = update.args.get("where")
     if where is not None:
