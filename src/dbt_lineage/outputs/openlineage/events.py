@@ -157,13 +157,17 @@ class _Invocation:
                 if dataset is not None
             }.values()
         )
+        named = [InputDataset(namespace=d.namespace, name=d.name) for d in inputs]
+        output_name = OutputDataset(
+            namespace=self.context.dataset_namespace, name=where.dataset_name
+        )
         start = RunEvent(
             eventType=RunState.START,
             eventTime=_time(node.started_at or self.execution.started_at),
             run=run,
             job=job,
-            inputs=inputs,
-            outputs=[self.output_dataset(node, where, with_lineage=current)],
+            inputs=named,
+            outputs=[output_name],
             producer=PRODUCER,
         )
         ended = _time(node.completed_at or node.started_at or self.execution.ended_at)
@@ -179,7 +183,7 @@ class _Invocation:
                 eventTime=ended,
                 run=failed_run,
                 job=job,
-                inputs=inputs,
+                inputs=named,
                 outputs=[],
                 producer=PRODUCER,
             )

@@ -8,6 +8,7 @@ is not masking: the value, or part of it, survives.
 
 from __future__ import annotations
 
+import functools
 import re
 
 HASH_FUNCTIONS = frozenset(
@@ -35,6 +36,9 @@ HASH_FUNCTIONS = frozenset(
 )
 
 _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_ANY_HASH = re.compile(
+    r"\b(?:" + "|".join(sorted(HASH_FUNCTIONS, key=len, reverse=True)) + r")\s*\(", re.I
+)
 
 
 def masking(expression: str, column: str) -> bool:
@@ -47,18 +51,21 @@ def masking(expression: str, column: str) -> bool:
     >>> masking("UPPER(c.email)", "email")
     False
     """
-    if not expression:
+    if not expression or not _ANY_HASH.search(expression):
         return False
-    wanted = re.compile(
-        rf'(?<![A-Za-z0-9_$]){re.escape(column)}(?![A-Za-z0-9_$(])|"{re.escape(column)}"', re.I
-    )
+    wanted = _column_pattern(column)
     for call in _CALL.finditer(expression):
         if call.group(1).lower() not in HASH_FUNCTIONS:
             continue
-        arguments = _arguments(expression, call.end())
-        if wanted.search(arguments):
+        if wanted.search(_arguments(expression, call.end())):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _column_pattern(column: str) -> re.Pattern[str]:
+    name = re.escape(column)
+    return re.compile(rf'(?<![A-Za-z0-9_$]){name}(?![A-Za-z0-9_$(])|"{name}"', re.I)
 
 
 def _arguments(expression: str, start: int) -> str:
