@@ -162,3 +162,13 @@ def test_bad_input_is_one_error_line(shop: Path) -> None:
     assert result.exit_code == 1 and "DBT_LINEAGE_NO_SUCH_VARIABLE" in result.output
     result = lineage(shop, "openlineage", "--invocation", "x", "--since", "2024-01-01")
     assert result.exit_code == 1 and "give one of" in result.output
+
+
+def test_kafka_without_its_extra_says_what_to_install(shop: Path) -> None:
+    """The dev environment does not install openlineage-python[kafka]: the command says
+    what to install instead of failing with an import traceback."""
+    result = lineage(
+        shop, "openlineage", "--transport", "kafka", "--url", "127.0.0.1:9092", "--topic", "ol"
+    )
+    assert result.exit_code == 1
+    assert "pip install 'openlineage-python[kafka]'" in result.output

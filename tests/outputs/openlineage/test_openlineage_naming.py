@@ -10,6 +10,7 @@ dbt-ol's own ``extract_namespace`` for adapters we cannot run here.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import subprocess
@@ -118,10 +119,23 @@ def test_history_on_duckdb_replays_the_recorded_run(shop: Path) -> None:
         (e["eventType"], e["job"]["name"], e["run"]["runId"]) for e in ours
     ]
     assert runs(replayed) == runs(ours)
+    assert [e["eventTime"] for e in replayed[1:-1]] == [e["eventTime"] for e in ours[1:-1]]
+    for index, slack in ((0, 1), (-1, 10)):
+        gap = _moment(replayed[index]["eventTime"]) - _moment(ours[index]["eventTime"])
+        assert abs(gap.total_seconds()) < slack  # dbt's run_started_at vs invocation_started_at
+    completes = [
+        (e, r) for e, r in zip(ours, replayed, strict=True) if e["eventType"] == "COMPLETE"
+    ]
+    for original, again in completes:
+        assert again["outputs"] == original["outputs"], original["job"]["name"]
     broken = next(e for e in replayed if e["eventType"] == "FAIL" and "broken" in e["job"]["name"])
     assert "no_such_column" in broken["run"]["facets"]["errorMessage"]["message"]
     result = lineage(shop, "openlineage", "--invocation", "00000000-0000-0000-0000-000000000000")
     assert result.exit_code == 1 and "is not recorded" in result.output
+
+
+def _moment(text: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 PROFILES = [

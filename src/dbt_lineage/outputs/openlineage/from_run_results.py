@@ -72,7 +72,9 @@ def from_run_results(run_results: RunResults, manifest: Manifest) -> InvocationE
         (node.completed_at for node in executed if node.completed_at),
         default=datetime.datetime.now(datetime.timezone.utc),
     )
-    started = min(starts, default=ended - datetime.timedelta(seconds=run_results.elapsed_time))
+    started = utc(run_results.metadata.invocation_started_at) or min(
+        starts, default=ended - datetime.timedelta(seconds=run_results.elapsed_time)
+    )
     return InvocationExecution(
         invocation_id=invocation_id,
         project_name=manifest.metadata.project_name or "",
