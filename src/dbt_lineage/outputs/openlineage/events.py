@@ -170,34 +170,29 @@ class _Invocation:
             outputs=[output_name],
             producer=PRODUCER,
         )
-        ended = _time(node.completed_at or node.started_at or self.execution.ended_at)
         if node.failed:
             error = error_message_run.ErrorMessageRunFacet(
                 message=node.message or f"dbt reported status {node.status}",
                 programmingLanguage="SQL",
                 producer=PRODUCER,
             )
-            failed_run = Run(runId=run.runId, facets={**run.facets, "errorMessage": error})
-            end = RunEvent(
-                eventType=RunState.FAIL,
-                eventTime=ended,
-                run=failed_run,
-                job=job,
-                inputs=named,
-                outputs=[],
-                producer=PRODUCER,
-            )
+            state, outputs = RunState.FAIL, []
+            run = Run(runId=run.runId, facets={**run.facets, "errorMessage": error})
+            inputs = named
         else:
-            output = self.output_dataset(node, where, with_lineage=current, rows=node.rows_affected)
-            end = RunEvent(
-                eventType=RunState.COMPLETE,
-                eventTime=ended,
-                run=run,
-                job=job,
-                inputs=inputs,
-                outputs=[output],
-                producer=PRODUCER,
-            )
+            state = RunState.COMPLETE
+            outputs = [
+                self.output_dataset(node, where, with_lineage=current, rows=node.rows_affected)
+            ]
+        end = RunEvent(
+            eventType=state,
+            eventTime=_time(node.completed_at or node.started_at or self.execution.ended_at),
+            run=run,
+            job=job,
+            inputs=inputs,
+            outputs=outputs,
+            producer=PRODUCER,
+        )
         return [start, end]
 
     def run_facets(self) -> dict[str, t.Any]:
