@@ -15,7 +15,6 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def built(template_project: Path) -> Path:
-    main._register()
     result = CliRunner().invoke(main.cli, ["build", "--project-dir", str(template_project)])
     assert result.exit_code == 0, result.output
     return template_project

@@ -15,7 +15,7 @@ import yaml
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
-from dbt_lineage.sql import expr_walk, pivot_statement, schema_index
+from dbt_lineage.sql import expr_walk, names, pivot_statement, schema_index, statements
 from dbt_lineage.sql.column_lineage import column_lineage
 
 CASES = Path(__file__).parent / "cases"
@@ -117,13 +117,13 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
         dialect="duckdb",
         schema={"orders": {"amount": "double"}},
     )
-    assert lineage.columns["a"][0].expression == "CAST(orders.amount AS INT)"
+    assert lineage.columns["a"][0].expression == "CAST(amount AS INT)", "as written"
     assert lineage.output_types["a"] == "INT"
 
 
 @pytest.mark.parametrize(
     "module",
-    [column_lineage_module, expr_walk, schema_index, pivot_statement],
+    [column_lineage_module, expr_walk, schema_index, pivot_statement, names, statements],
     ids=lambda m: m.__name__,
 )
 def test_doctests(module: t.Any) -> None:

@@ -58,7 +58,6 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def lineage(project: Path, *args: str, env: dict[str, str] | None = None) -> Result:
     """``dbt-lineage <args>`` in-process from the project directory, as a user runs it."""
-    main._register()
     previous = Path.cwd()
     os.chdir(project)
     try:
