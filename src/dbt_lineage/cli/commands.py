@@ -9,5 +9,6 @@ COMMANDS = {
     "impact": "dbt_lineage.cli.impact:impact",
     "publish": "dbt_lineage.cli.publish:publish",
     "trace": "dbt_lineage.cli.trace:trace",
+    "openlineage": "dbt_lineage.cli.openlineage:openlineage",
 }
 """Command name -> ``module:attribute`` of its click command."""
