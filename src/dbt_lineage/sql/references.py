@@ -28,6 +28,7 @@ from dbt_lineage.sql.walk_base import (
 from dbt_lineage.types import UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_UNSET = object()
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 _UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
@@ -209,7 +210,7 @@ class References(WalkerBase):
             # A table function reading data (read_parquet(...)): no relation to point at.
             detail = f"column {name} comes from {table.this.sql()}"
             return Edges.problem(f"{_UNKNOWN_TABLE}: {detail}")
-        recursive = self._recursive_cte(table)
+        recursive = self.recursive_cte(table)
         if recursive is not None:
             return self.resolve_in_source(recursive, name, column)
         parts, known = self.table_info(table)
@@ -243,6 +244,13 @@ class References(WalkerBase):
 
     def holds(self, source: Source, name: str) -> bool | None:
         """Whether ``source`` has a column ``name``: True, False, or None when unknown."""
+        key = (id(source), name)
+        found = self._holds.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._holds[key] = self._holds_now(source, name)
+        return found  # type: ignore[return-value]
+
+    def _holds_now(self, source: Source, name: str) -> bool | None:
         pivots = pivots_of(source)
         if pivots:
             names = self.pivot_names(source, pivots[-1])
@@ -256,7 +264,7 @@ class References(WalkerBase):
             return None if self.has_stars(source) else False
         if not isinstance(source.this, exp.Identifier):
             return None
-        recursive = self._recursive_cte(source)
+        recursive = self.recursive_cte(source)
         if recursive is not None:
             return self.holds(recursive, name)
         known = self.table_info(source)[1]
@@ -281,7 +289,7 @@ class References(WalkerBase):
             return None if self.has_stars(source) else self.output_names(source)
         if not isinstance(source.this, exp.Identifier):
             return None
-        recursive = self._recursive_cte(source)
+        recursive = self.recursive_cte(source)
         if recursive is not None:
             return self.source_names(recursive)
         known = self.table_info(source)[1]
@@ -317,9 +325,15 @@ class References(WalkerBase):
 
     # -- special readings ------------------------------------------------------------------
 
-    def _recursive_cte(self, table: exp.Table) -> Scope | None:
+    def recursive_cte(self, table: exp.Table) -> Scope | None:
         """The CTE a table reference inside its own definition means (recursion written
         without the RECURSIVE keyword, as Snowflake and SQL Server allow)."""
+        key = id(table)
+        if key not in self._recursive:
+            self._recursive[key] = self._recursive_now(table)
+        return self._recursive[key]
+
+    def _recursive_now(self, table: exp.Table) -> Scope | None:
         if table.args.get("db") or table.args.get("catalog"):
             return None
         node: exp.Expr | None = table.parent

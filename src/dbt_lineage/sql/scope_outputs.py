@@ -31,7 +31,7 @@ class ScopeOutputs(WalkerBase):
         found = self._names.get(id(scope))
         if found is None:
             inner = self._inner_names(scope)
-            renamed = _renamed(scope)
+            renamed = self.renamed(scope)
             found = renamed + inner[len(renamed) :] if renamed else inner
             self._names[id(scope)] = found
         return found
@@ -39,11 +39,19 @@ class ScopeOutputs(WalkerBase):
     def output_index(self, scope: Scope) -> NameIndex:
         found = self._name_index.get(id(scope))
         if found is None:
-            if isinstance(scope.expression, exp.Select) and not _renamed(scope):
+            if isinstance(scope.expression, exp.Select) and not self.renamed(scope):
                 found = self.shape(scope).index
             else:
                 found = self.names.index(self.output_names(scope))
             self._name_index[id(scope)] = found
+        return found
+
+    def renamed(self, scope: Scope) -> list[str]:
+        """Column names given by a CTE's or derived table's column list."""
+        found = self._renamed.get(id(scope))
+        if found is None:
+            plain = scope.scope_type is ScopeType.SET_OPERATION or scope.is_udtf
+            found = self._renamed[id(scope)] = [] if plain else list(scope.outer_columns or [])
         return found
 
     def has_stars(self, scope: Scope) -> bool:
@@ -64,7 +72,7 @@ class ScopeOutputs(WalkerBase):
         if key in self._active:  # a recursive CTE reading itself adds nothing new
             return Edges()
         self._active.add(key)
-        renamed = _renamed(scope)
+        renamed = self.renamed(scope)
         inner_name = name
         if renamed and name in renamed:
             position = renamed.index(name)
@@ -256,11 +264,6 @@ def _first_branch(scope: Scope) -> Scope:
     return scope
 
 
-def _renamed(scope: Scope) -> list[str]:
-    """Column names given by a CTE's or derived table's column list."""
-    if scope.scope_type is ScopeType.SET_OPERATION or scope.is_udtf:
-        return []
-    return list(scope.outer_columns or [])
 
 
 def _projection_name(projection: exp.Expr, position: int) -> str:

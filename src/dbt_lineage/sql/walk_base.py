@@ -91,6 +91,9 @@ class WalkerBase:
         self._ordered: dict[int, list[tuple[str, Source]]] = {}
         self._stars: dict[int, bool] = {}
         self._aliases: dict[int, dict[str, int]] = {}
+        self._holds: dict[tuple[int, str], bool | None] = {}
+        self._recursive: dict[int, Scope | None] = {}
+        self._renamed: dict[int, list[str]] = {}
 
     # -- provided by scope_outputs ---------------------------------------------------------
 
