@@ -23,6 +23,8 @@ class RunResultsMetadata(ArtifactModel):
     dbt_version: str = ""
     invocation_id: str | None = None
     generated_at: str | None = None
+    invocation_started_at: str | None = None
+    """When dbt started (dbt 1.9 and later write it)."""
 
 
 class RunResults(ArtifactModel):

@@ -9,6 +9,7 @@ COMMANDS = {
     "impact": "dbt_lineage.cli.impact:impact",
     "publish": "dbt_lineage.cli.publish:publish",
     "trace": "dbt_lineage.cli.trace:trace",
+    "openlineage": "dbt_lineage.cli.openlineage:openlineage",
     "classify": "dbt_lineage.cli.classify:classify",
     "docs": "dbt_lineage.cli.docs:docs",
     "coverage": "dbt_lineage.cli.coverage:coverage",

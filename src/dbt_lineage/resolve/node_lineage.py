@@ -11,8 +11,7 @@ if t.TYPE_CHECKING:
     from dbt_lineage.resolve.relations import RelationIndex
 
 
-@dataclasses.dataclass(slots=True)
-class UpstreamEdge:
+class UpstreamEdge(t.NamedTuple):
     """An upstream column of a node: direct (feeds a value) or indirect (steers rows)."""
 
     upstream: ColumnRef
@@ -124,7 +123,10 @@ def _edge_json(edge: UpstreamEdge) -> list[str]:
 
 def _edge(item: t.Sequence[str]) -> UpstreamEdge:
     node, column, kind, expression = item
-    return UpstreamEdge(ColumnRef(node, column), _KINDS[kind], expression)
+    return _new(UpstreamEdge, (_new(ColumnRef, (node, column)), _KINDS[kind], expression))
+
+
+_new = tuple.__new__
 
 
 _KINDS = {kind.value: kind for kind in EdgeKind}

@@ -11,18 +11,24 @@ lists.
 
 from __future__ import annotations
 
-import typing as t
-
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Parts, dotted
-from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.schema_index import Table
-from dbt_lineage.sql.walk_base import Source, WalkerBase, find_source, outer_scope, pivots_of
-from dbt_lineage.types import EdgeKind, UnresolvedReason
+from dbt_lineage.sql.walk_base import (
+    Owner,
+    Source,
+    WalkerBase,
+    find_source,
+    label,
+    outer_scope,
+    pivots_of,
+)
+from dbt_lineage.types import UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_UNSET = object()
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 _UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
@@ -37,11 +43,6 @@ GENERATORS = (
 )
 
 
-class _Owner(t.NamedTuple):
-    source: Source | None = None
-    problem: str = ""
-
-
 class References(WalkerBase):
     """The references part of the walk."""
 
@@ -52,7 +53,7 @@ class References(WalkerBase):
         source lists may be an earlier projection's alias (a lateral column alias).
         """
         if isinstance(column, exp.TableColumn):
-            return self._whole_row(scope, column.name)
+            return self.whole_row(scope, column.name)
         if isinstance(column, exp.Columns):
             detail = f"{column.sql(comments=False)} selects columns by pattern"
             return Edges.problem(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
@@ -67,7 +68,7 @@ class References(WalkerBase):
             pivoted = self.find_pivot(scope, table)
             if pivoted is not None:
                 return self.pivot_column(pivoted[0], pivoted[1], name, column)
-            return self._struct_path(scope, column, position)
+            return self.struct_path(scope, column, position)
         using = self._using_sides(scope, name)
         if using is not None:
             sides, full = using
@@ -82,7 +83,7 @@ class References(WalkerBase):
         current: Scope | None = scope
         fallback: Source | None = None
         while current is not None:
-            owner = self._owner(current, name)
+            owner = self.owner(current, name)
             if owner.problem:
                 return Edges.problem(owner.problem)
             if owner.source is not None:
@@ -97,13 +98,13 @@ class References(WalkerBase):
                 # A projection's alias; from a table function in FROM (Snowflake's FLATTEN
                 # over an alias of the same SELECT), any of the outer SELECT's aliases.
                 return self._alias(current, name)
-            fallback = fallback or self._single_lacking(current)
+            fallback = fallback or self.single_lacking(current)
             current = outer_scope(current)
         unnest = self.unnest_alias(scope, name)
         if unnest is not None:
             return self.udtf_column(unnest, name)
         if find_source(scope, name) is not None:
-            return self._whole_row(scope, name)
+            return self.whole_row(scope, name)
         if fallback is not None:
             return self.resolve_in_source(fallback, name, column)
         return Edges.problem(f"{_UNKNOWN}: column {name} is not a column of any source")
@@ -124,7 +125,7 @@ class References(WalkerBase):
     def _alias(self, scope: Scope, name: str) -> Edges:
         return self.resolve_output(scope, name)
 
-    def _owner(self, scope: Scope, name: str) -> _Owner:
+    def owner(self, scope: Scope, name: str) -> Owner:
         """The one source of ``scope`` (this level only) that holds unqualified ``name``."""
         definite: list[Source] = []
         possible: list[Source] = []
@@ -135,23 +136,23 @@ class References(WalkerBase):
             elif holds is None:
                 possible.append(source)
         if len(definite) == 1:
-            return _Owner(definite[0])
+            return Owner(definite[0])
         if definite:
-            labels = ", ".join(_label(source) for source in definite)
-            return _Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
+            labels = ", ".join(label(source) for source in definite)
+            return Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
         if len(possible) == 1:
-            return _Owner(possible[0])
+            return Owner(possible[0])
         if possible:
-            labels = ", ".join(_label(source) for source in possible)
+            labels = ", ".join(label(source) for source in possible)
             reason = (
                 _AMBIGUOUS_STAR
                 if any(isinstance(s, Scope) and self.has_stars(s) for s in possible)
                 else _AMBIGUOUS
             )
-            return _Owner(problem=f"{reason}: column {name} could come from {labels}")
-        return _Owner()
+            return Owner(problem=f"{reason}: column {name} could come from {labels}")
+        return Owner()
 
-    def _single_lacking(self, scope: Scope) -> Source | None:
+    def single_lacking(self, scope: Scope) -> Source | None:
         """The only source of a scope, when it is known and lacks the name (for the message)."""
         sources = self.ordered_sources(scope)
         return sources[0][1] if len(sources) == 1 else None
@@ -189,11 +190,11 @@ class References(WalkerBase):
             if stored is not None:
                 return self.resolve_output(source, stored)
             if candidates:
-                detail = f"column {name} matches {', '.join(candidates)} in {_label(source)}"
+                detail = f"column {name} matches {', '.join(candidates)} in {label(source)}"
                 return Edges.problem(f"{_AMBIGUOUS}: {detail}")
             if self.has_stars(source):
                 return self.resolve_output(source, name)
-            return Edges.problem(f"{_UNKNOWN}: column {name} not found in {_label(source)}")
+            return Edges.problem(f"{_UNKNOWN}: column {name} not found in {label(source)}")
         return self.base_column(source, name, column)
 
     def base_column(self, table: exp.Table, name: str, column: exp.Expr | None) -> Edges:
@@ -209,7 +210,7 @@ class References(WalkerBase):
             # A table function reading data (read_parquet(...)): no relation to point at.
             detail = f"column {name} comes from {table.this.sql()}"
             return Edges.problem(f"{_UNKNOWN_TABLE}: {detail}")
-        recursive = self._recursive_cte(table)
+        recursive = self.recursive_cte(table)
         if recursive is not None:
             return self.resolve_in_source(recursive, name, column)
         parts, known = self.table_info(table)
@@ -243,6 +244,13 @@ class References(WalkerBase):
 
     def holds(self, source: Source, name: str) -> bool | None:
         """Whether ``source`` has a column ``name``: True, False, or None when unknown."""
+        key = (id(source), name)
+        found = self._holds.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._holds[key] = self._holds_now(source, name)
+        return found  # type: ignore[return-value]
+
+    def _holds_now(self, source: Source, name: str) -> bool | None:
         pivots = pivots_of(source)
         if pivots:
             names = self.pivot_names(source, pivots[-1])
@@ -256,7 +264,7 @@ class References(WalkerBase):
             return None if self.has_stars(source) else False
         if not isinstance(source.this, exp.Identifier):
             return None
-        recursive = self._recursive_cte(source)
+        recursive = self.recursive_cte(source)
         if recursive is not None:
             return self.holds(recursive, name)
         known = self.table_info(source)[1]
@@ -281,7 +289,7 @@ class References(WalkerBase):
             return None if self.has_stars(source) else self.output_names(source)
         if not isinstance(source.this, exp.Identifier):
             return None
-        recursive = self._recursive_cte(source)
+        recursive = self.recursive_cte(source)
         if recursive is not None:
             return self.source_names(recursive)
         known = self.table_info(source)[1]
@@ -317,103 +325,15 @@ class References(WalkerBase):
 
     # -- special readings ------------------------------------------------------------------
 
-    def field_ref(self, scope: Scope, column: exp.Expr, field: str, position: int) -> Edges:
-        """``column.field``: where a CTE or subquery built ``column`` as a struct literal,
-        only the field's expression is read, not the whole struct; where the catalog lists
-        the nested field, that field is read."""
-        table = column.text("table")
-        source = find_source(scope, table) if table else self._owner(scope, column.name).source
-        if isinstance(source, Scope):
-            refined = self._literal_field(source, column.name, field)
-            if refined is not None:
-                return refined
-        nested = self._nested_field(scope, column, field)
-        if nested is not None:
-            return nested
-        return self.resolve_ref(scope, column, position=position)
-
-    def _literal_field(self, source: Scope, name: str, field: str) -> Edges | None:
-        if not isinstance(source.expression, exp.Select):
-            return None
-        shape = self.shape(source)
-        stored, _ = shape.index.match(name)
-        output = shape.by_name.get(stored) if stored is not None else None
-        body = output.body if output is not None else None
-        value = _struct_field(body, field) if isinstance(body, exp.Struct) else None
-        if value is None:
-            return None
-        edges = Edges()
-        for occurrence in expr_walk(value, self.scope_of):
-            if isinstance(occurrence.node, exp.Query):
-                found = self.subquery_value(occurrence.node)
-            else:
-                found = self.resolve_ref(source, occurrence.node)
-            if occurrence.role == DIRECT:
-                edges.absorb(found, max(occurrence.rank, TRANSFORM), value)
-            else:
-                edges.absorb_scoped(found, EdgeKind.WINDOW, value)
-        return edges
-
-    def _nested_field(self, scope: Scope, column: exp.Expr, field: str) -> Edges | None:
-        """``col.field`` on a base table whose catalog lists the nested field ``col.field``."""
-        table = column.text("table")
-        source = find_source(scope, table) if table else self._owner(scope, column.name).source
-        if not isinstance(source, exp.Table) or not isinstance(source.this, exp.Identifier):
-            return None
-        parts, known = self.table_info(source)
-        if known is None:
-            return None
-        stored, _ = known.index.match(f"{column.name}.{field}")
-        return Edges.base((parts, stored), column) if stored is not None else None
-
-    def _struct_path(self, scope: Scope, column: exp.Column, position: int) -> Edges:
-        """``a.b[.c]`` where ``a`` is no source: fields of struct column ``a`` (or of column
-        ``b`` of source ``a`` when the reference has more parts), read as a transform unless
-        the catalog lists the field itself."""
-        path = [part.name for part in column.parts]
-        owner: Source | None = None
-        if len(path) > 2:
-            owner = find_source(scope, path[0])
-            if owner is not None:
-                path = path[1:]
-        if owner is None:
-            found = self._owner(scope, path[0])
-            if found.problem:
-                return Edges.problem(found.problem)
-            owner = found.source
-            if owner is None:
-                owner = self._single_lacking(scope)
-        if owner is None:
-            return Edges.problem(f"{_UNKNOWN}: {column.sql()} names no source in scope")
-        if isinstance(owner, Scope) and len(path) > 1:
-            refined = self._literal_field(owner, path[0], path[1])
-            if refined is not None:
-                return refined
-        if isinstance(owner, exp.Table) and isinstance(owner.this, exp.Identifier):
-            parts, known = self.table_info(owner)
-            if known is not None:
-                for size in range(len(path), 1, -1):
-                    stored, _ = known.index.match(".".join(path[:size]))
-                    if stored is not None:
-                        edges = Edges.base((parts, stored), column)
-                        return edges if size == len(path) else edges.raised(TRANSFORM)
-        return self.resolve_in_source(owner, path[0], column).raised(TRANSFORM)
-
-    def _whole_row(self, scope: Scope, name: str) -> Edges:
-        """A table's whole row used as one value (``to_json(t)``): every column of it."""
-        source = find_source(scope, name)
-        names = self.source_names(source) if source is not None else None
-        if source is None or not names:
-            reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
-            return Edges.problem(f"{reason}: row {name} used as a value, columns unknown")
-        edges = Edges()
-        for column in names:
-            edges.absorb(self.resolve_in_source(source, column, None), TRANSFORM, None)
-        return edges
-
-    def _recursive_cte(self, table: exp.Table) -> Scope | None:
+    def recursive_cte(self, table: exp.Table) -> Scope | None:
         """The CTE a table reference inside its own definition means (recursion written
         without the RECURSIVE keyword, as Snowflake and SQL Server allow)."""
+        key = id(table)
+        if key not in self._recursive:
+            self._recursive[key] = self._recursive_now(table)
+        return self._recursive[key]
+
+    def _recursive_now(self, table: exp.Table) -> Scope | None:
         if table.args.get("db") or table.args.get("catalog"):
             return None
         node: exp.Expr | None = table.parent
@@ -439,23 +359,3 @@ class References(WalkerBase):
                 return scope
             current = current.parent
         return None
-
-
-def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
-    for wanted in dict.fromkeys((field, field.casefold())):
-        for item in struct.expressions:
-            if isinstance(item, exp.PropertyEQ) and item.this.name == wanted:
-                return item.expression
-            if isinstance(item, exp.Alias) and item.alias == wanted:
-                return item.this
-            if isinstance(item, exp.Column) and item.name == wanted:
-                return item
-    return None
-
-
-def _label(source: Source) -> str:
-    if isinstance(source, Scope):
-        parent = source.expression.parent
-        alias = parent.alias if parent is not None and hasattr(parent, "alias") else ""
-        return f"scope {alias or source.scope_type.name.lower()}"
-    return dotted(tuple(part.name for part in source.parts)) or source.sql()

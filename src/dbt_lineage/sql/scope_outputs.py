@@ -10,20 +10,17 @@ them by position.
 
 from __future__ import annotations
 
-import typing as t
-
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, ScopeType
 
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, is_star
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.names import NameIndex
-from dbt_lineage.sql.walk_base import Output, Shape, Source, Star, WalkerBase
+from dbt_lineage.sql.walk_base import Output, Shape, Star, WalkerBase
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
-_AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 
 
 class ScopeOutputs(WalkerBase):
@@ -34,7 +31,7 @@ class ScopeOutputs(WalkerBase):
         found = self._names.get(id(scope))
         if found is None:
             inner = self._inner_names(scope)
-            renamed = _renamed(scope)
+            renamed = self.renamed(scope)
             found = renamed + inner[len(renamed) :] if renamed else inner
             self._names[id(scope)] = found
         return found
@@ -42,11 +39,19 @@ class ScopeOutputs(WalkerBase):
     def output_index(self, scope: Scope) -> NameIndex:
         found = self._name_index.get(id(scope))
         if found is None:
-            if isinstance(scope.expression, exp.Select) and not _renamed(scope):
+            if isinstance(scope.expression, exp.Select) and not self.renamed(scope):
                 found = self.shape(scope).index
             else:
                 found = self.names.index(self.output_names(scope))
             self._name_index[id(scope)] = found
+        return found
+
+    def renamed(self, scope: Scope) -> list[str]:
+        """Column names given by a CTE's or derived table's column list."""
+        found = self._renamed.get(id(scope))
+        if found is None:
+            plain = scope.scope_type is ScopeType.SET_OPERATION or scope.is_udtf
+            found = self._renamed[id(scope)] = [] if plain else list(scope.outer_columns or [])
         return found
 
     def has_stars(self, scope: Scope) -> bool:
@@ -67,7 +72,7 @@ class ScopeOutputs(WalkerBase):
         if key in self._active:  # a recursive CTE reading itself adds nothing new
             return Edges()
         self._active.add(key)
-        renamed = _renamed(scope)
+        renamed = self.renamed(scope)
         inner_name = name
         if renamed and name in renamed:
             position = renamed.index(name)
@@ -115,7 +120,7 @@ class ScopeOutputs(WalkerBase):
         stars: list[Star] = []
         for position, projection in enumerate(scope.expression.selects):
             if is_star(projection):
-                self._expand_star(scope, projection, outputs, stars)
+                self.expand_star(scope, projection, outputs, stars)
                 continue
             name = _projection_name(projection, position)
             outputs.append(Output(name, projection.unalias(), position))
@@ -124,107 +129,6 @@ class ScopeOutputs(WalkerBase):
             by_name.setdefault(output.name, output)
         return Shape(outputs, stars, self.names.index(list(by_name)), by_name)
 
-    def _expand_star(
-        self, scope: Scope, star: exp.Expr, outputs: list[Output], stars: list[Star]
-    ) -> None:
-        if isinstance(star, exp.Star):
-            node, sources = star, [source for _, source in self.ordered_sources(scope)]
-            using = self.using_keys(scope)
-        elif isinstance(star, exp.Column) and isinstance(star.this, exp.Star):
-            node, source = star.this, scope.sources.get(star.table)
-            sources = [source] if source is not None else []
-            using = []
-        else:  # expr.*: a struct value's fields, unknown here
-            stars.append(Star(star, scope))
-            return
-        excluded = _Keys(self, [col.name for col in node.args.get("except_") or []])
-        checked = bool(using) or bool(excluded)
-        replaced = {item.alias: item.this for item in node.args.get("replace") or []}
-        renamed = {item.this.name: item.alias for item in node.args.get("rename") or []}
-        keys: list[Output] = []
-        for key_name, sides, full in using:
-            holders = tuple(s for s in sides if self.holds(s, key_name) is not False)
-            stored = self._stored_in(holders, key_name)
-            keys.append(
-                Output(
-                    stored,
-                    None,
-                    source=holders[0] if holders else None,
-                    source_name=stored,
-                    using=holders,
-                    full=full,
-                )
-            )
-        taken = _Keys(self, [key for key, _, _ in using])
-        in_place = self.names.dialect == "duckdb"  # DuckDB keeps a USING key where it stands
-        if not in_place:
-            outputs.extend(keys)
-        for number, source in enumerate(sources):
-            names = self.source_names(source)
-            if names is None:
-                if isinstance(source, Scope) and not source.is_udtf:
-                    # A scope whose own star is over unknown columns still lists its named
-                    # outputs: those come through by name, the star covers the rest.
-                    known = [n for n in self.output_names(source) if n not in excluded]
-                    outputs.extend(Output(n, None, source=source, source_name=n) for n in known)
-                stars.append(Star(star, source))
-                continue
-            if not (checked or replaced or renamed):
-                outputs.extend(
-                    Output(name, None, source=source, source_name=name) for name in names
-                )
-                continue
-            for name in names:
-                if name in taken:
-                    if in_place and number == 0:
-                        outputs.extend(k for k in keys if k.name.casefold() == name.casefold())
-                    continue
-                if name in excluded:
-                    continue
-                body = _lookup(self, replaced, name)
-                output_name = _lookup(self, renamed, name) or name
-                if body is not None:
-                    outputs.append(Output(output_name, body))
-                else:
-                    outputs.append(Output(output_name, None, source=source, source_name=name))
-
-    def _stored_in(self, sources: tuple[Source, ...], name: str) -> str:
-        for source in sources:
-            names = self.source_names(source)
-            if names:
-                stored, _ = self.names.index(names).match(name)
-                if stored is not None:
-                    return stored
-        return name
-
-    def using_keys(self, scope: Scope) -> list[tuple[str, list[Source], bool]]:
-        """USING / NATURAL join keys of a SELECT: (name, the sources joined, FULL join)."""
-        keys: list[tuple[str, list[Source], bool]] = []
-        select = scope.expression
-        from_ = select.args.get("from_")
-        if from_ is None:
-            return keys
-        sides: list[Source] = []
-        first = scope.sources.get(from_.this.alias_or_name)
-        if first is not None:
-            sides.append(first)
-        for join in select.args.get("joins") or []:
-            source = scope.sources.get(join.this.alias_or_name)
-            using = join.args.get("using")
-            natural = join.text("method").upper() == "NATURAL"
-            if source is not None and (using or natural):
-                if natural:
-                    left = {n for s in sides for n in self.source_names(s) or ()}
-                    names = [n for n in self.source_names(source) or [] if n in left]
-                else:
-                    names = [node.name for node in using]
-                seen = {key for key, _, _ in keys}
-                full = join.side == "FULL"
-                keys.extend((n, [*sides, source], full) for n in names if n not in seen)
-            if source is not None:
-                sides.append(source)
-        return keys
-
     def _select_output(self, scope: Scope, name: str) -> Edges:
         shape = self.shape(scope)
         stored, candidates = shape.index.match(name)
@@ -232,7 +136,7 @@ class ScopeOutputs(WalkerBase):
             return self._output_edges(scope, shape.by_name[stored])
         if candidates:
             return Edges.problem(f"{_AMBIGUOUS}: column {name} matches {', '.join(candidates)}")
-        return self._through_stars(scope, shape.stars, name)
+        return self.through_stars(scope, shape.stars, name)
 
     def _output_edges(self, scope: Scope, output: Output) -> Edges:
         if output.body is not None:
@@ -245,23 +149,6 @@ class ScopeOutputs(WalkerBase):
         if output.source is None:
             return Edges.problem(f"{_UNKNOWN}: column {output.name} has no source")
         return self.resolve_in_source(output.source, output.source_name, None)
-
-    def _through_stars(self, scope: Scope, stars: list[Star], name: str) -> Edges:
-        """A name no projection lists, asked of a SELECT with stars over unknown columns."""
-        sources = [
-            star.source
-            for star in stars
-            if not isinstance(star.source, Scope) or star.source is not scope
-        ]
-        definite = [s for s in sources if self.holds(s, name) is True]
-        possible = definite or [s for s in sources if self.holds(s, name) is None]
-        if len(possible) == 1:
-            return self.resolve_in_source(possible[0], name, None)
-        if possible:
-            labels = ", ".join(_label(source) for source in possible)
-            return Edges.problem(f"{_AMBIGUOUS_STAR}: column {name} could come from {labels}")
-        where = _label(scope)
-        return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
 
     def projection_edges(self, scope: Scope, body: exp.Expr, position: int = -1) -> Edges:
         """The upstreams of one projection's expression in ``scope``."""
@@ -377,37 +264,6 @@ def _first_branch(scope: Scope) -> Scope:
     return scope
 
 
-class _Keys:
-    """Identifiers (EXCLUDE, USING...) that stored names are checked against."""
-
-    def __init__(self, walker: WalkerBase, identifiers: list[str]) -> None:
-        self.exact = set(identifiers)
-        self.folded = {name.casefold() for name in identifiers}
-        self.key = walker.names.key
-
-    def __bool__(self) -> bool:
-        return bool(self.exact)
-
-    def __contains__(self, stored: str) -> bool:
-        return self.key(stored) in self.exact or stored.casefold() in self.folded
-
-
-def _lookup(walker: WalkerBase, by_identifier: dict[str, t.Any], stored: str) -> t.Any:
-    """The value an identifier-keyed mapping holds for a stored name."""
-    if not by_identifier:
-        return None
-    found = by_identifier.get(walker.names.key(stored))
-    if found is None:
-        folded = [v for k, v in by_identifier.items() if k.casefold() == stored.casefold()]
-        found = folded[0] if len(folded) == 1 else None
-    return found
-
-
-def _renamed(scope: Scope) -> list[str]:
-    """Column names given by a CTE's or derived table's column list."""
-    if scope.scope_type is ScopeType.SET_OPERATION or scope.is_udtf:
-        return []
-    return list(scope.outer_columns or [])
 
 
 def _projection_name(projection: exp.Expr, position: int) -> str:
@@ -416,13 +272,6 @@ def _projection_name(projection: exp.Expr, position: int) -> str:
     if isinstance(projection, (exp.Column, exp.Dot)) and projection.name:
         return projection.name
     return f"_col_{position}"
-
-
-def _label(source: Source) -> str:
-    if isinstance(source, Scope):
-        alias = source.expression.parent.alias if source.expression.parent else ""
-        return f"scope {alias or source.scope_type.name.lower()}"
-    return ".".join(part.name for part in source.parts)
 
 
 def _rows_as_values(found: Edges) -> Edges:

@@ -58,6 +58,13 @@ class Shape(t.NamedTuple):
     """Each output by its name (the first, when a name repeats)."""
 
 
+class Owner(t.NamedTuple):
+    """The one source that holds a column, or why there is none (empty: none at all)."""
+
+    source: Source | None = None
+    problem: str = ""
+
+
 class WalkerBase:
     """Memoised resolution over the scopes of one query: shared state.
 
@@ -84,6 +91,9 @@ class WalkerBase:
         self._ordered: dict[int, list[tuple[str, Source]]] = {}
         self._stars: dict[int, bool] = {}
         self._aliases: dict[int, dict[str, int]] = {}
+        self._holds: dict[tuple[int, str], bool | None] = {}
+        self._recursive: dict[int, Scope | None] = {}
+        self._renamed: dict[int, list[str]] = {}
 
     # -- provided by scope_outputs ---------------------------------------------------------
 
@@ -125,7 +135,31 @@ class WalkerBase:
     def using_keys(self, scope: Scope) -> list[tuple[str, list[Source], bool]]:
         raise NotImplementedError
 
+    def owner(self, scope: Scope, name: str) -> Owner:
+        raise NotImplementedError
+
+    def single_lacking(self, scope: Scope) -> Source | None:
+        raise NotImplementedError
+
+    # -- provided by fields ----------------------------------------------------------------
+
     def field_ref(self, scope: Scope, column: exp.Expr, field: str, position: int) -> Edges:
+        raise NotImplementedError
+
+    def struct_path(self, scope: Scope, column: exp.Column, position: int) -> Edges:
+        raise NotImplementedError
+
+    def whole_row(self, scope: Scope, name: str) -> Edges:
+        raise NotImplementedError
+
+    # -- provided by stars -----------------------------------------------------------------
+
+    def expand_star(
+        self, scope: Scope, star: exp.Expr, outputs: list[Output], stars: list[Star]
+    ) -> None:
+        raise NotImplementedError
+
+    def through_stars(self, scope: Scope, stars: list[Star], name: str) -> Edges:
         raise NotImplementedError
 
     def has_stars(self, scope: Scope) -> bool:
@@ -201,6 +235,15 @@ def pivots_of(source: Source) -> list[exp.Pivot]:
 
 
 _NONE: list[exp.Pivot] = []
+
+
+def label(source: Source) -> str:
+    """How a source reads in a message (display only)."""
+    if isinstance(source, Scope):
+        parent = source.expression.parent
+        alias = parent.alias if parent is not None and hasattr(parent, "alias") else ""
+        return f"scope {alias or source.scope_type.name.lower()}"
+    return ".".join(part.name for part in source.parts) or source.sql()
 
 
 def find_source(scope: Scope, name: str) -> Source | None:
