@@ -1,0 +1,172 @@
+"""``dbt-lineage report``: write the single-file HTML report of the project's lineage."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import click
+
+from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
+from dbt_lineage.cli import options
+from dbt_lineage.errors import DbtLineageError
+from dbt_lineage.graph.build import build_graph
+from dbt_lineage.graph.io import load_graph
+from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.graph.save import save_graph
+from dbt_lineage.outputs.report.project_facts import project_facts
+from dbt_lineage.outputs.report.report_html import report_html
+from dbt_lineage.outputs.report.run_facts import RunFact, run_facts
+from dbt_lineage.outputs.report.subgraph import subgraph
+from dbt_lineage.outputs.report.warehouse_runs import warehouse_runs
+from dbt_lineage.outputs.warehouse.connection import connection
+from dbt_lineage.outputs.warehouse.instance_reader import instance_reader
+from dbt_lineage.queries.lookup import lookup
+from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
+from dbt_lineage.resolve.project import resolve_project
+from dbt_lineage.types import ColumnRef
+
+
+@click.command()
+@options.project_dir
+@options.target_path
+@click.option(
+    "--select",
+    "-s",
+    "select",
+    multiple=True,
+    help="Show only these nodes and their lineage (upstream and downstream). Names as dbt "
+    "writes them; repeat or separate with spaces.",
+)
+@click.option("--output", default=None, help="Where to write (default: <target>/lineage.html).")
+@click.option(
+    "--with-runs",
+    is_flag=True,
+    help="Show each node's last run: from the lineage tables the hook writes, or from "
+    "target/run_results.json when the warehouse is not reachable.",
+)
+@click.option("--title", default=None, help="The page title (default: the project name).")
+@options.profiles_dir
+@options.target
+@options.dbt_vars
+def report(
+    project_dir: str,
+    target_path: str | None,
+    select: tuple[str, ...],
+    output: str | None,
+    with_runs: bool,
+    title: str | None,
+    profiles_dir: str | None,
+    target: str | None,
+    cli_vars: str | None,
+) -> None:
+    """Write one self-contained HTML file: search, column lineage, impact, coverage.
+
+    Reads <target>/lineage.json, building it first (as `dbt-lineage build` does) when it is
+    missing or older than the manifest or the catalog. The page opens from disk and sends
+    no request.
+    """
+    started = time.perf_counter()
+    artifacts = load_project(project_dir, target_path)
+    graph = _graph(artifacts, project_dir)
+    names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
+    if names:
+        graph = subgraph(graph, [_node(graph, name) for name in names])
+    runs = (
+        _runs(artifacts, graph, project_dir, profiles_dir, target, cli_vars) if with_runs else None
+    )
+    page = report_html(
+        graph, project=project_facts(artifacts.manifest), runs=runs, title=title or ""
+    )
+    path = Path(output) if output else artifacts.target_path / "lineage.html"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise DbtLineageError(
+            f"cannot write the report ({error.strerror}): pass another --output", path=path
+        ) from error
+    size = path.stat().st_size
+    click.echo(
+        f"Wrote {path} ({_size(size)}, {len(graph.nodes)} nodes) in "
+        f"{time.perf_counter() - started:.2f}s"
+    )
+
+
+def _graph(artifacts: ProjectArtifacts, project_dir: str) -> LineageGraph:
+    """lineage.json, rebuilt as `build` would when missing, unreadable or stale."""
+    path = artifacts.target_path / "lineage.json"
+    why = _stale(path, artifacts)
+    if why is None:
+        try:
+            return load_graph(path)
+        except DbtLineageError as error:
+            why = error.message
+    click.echo(f"Building lineage.json first ({why}).", err=True)
+    cache = LineageCache(artifacts.target_path / CACHE_FILE, read=True)
+    lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
+    graph = build_graph(artifacts, lineage)
+    save_graph(graph, path)
+    return graph
+
+
+def _stale(path: Path, artifacts: ProjectArtifacts) -> str | None:
+    if not path.is_file():
+        return "it does not exist yet"
+    written = path.stat().st_mtime
+    catalog = artifacts.target_path / "catalog.json"
+    if catalog.is_file() and catalog.stat().st_mtime > written:
+        return "catalog.json is newer"
+    manifest = Path(artifacts.manifest.path)
+    if manifest.is_file() and manifest.stat().st_mtime > written:
+        graph_checksum = _checksum(path)
+        if graph_checksum != artifacts.manifest.metadata.sha256:
+            return "manifest.json changed since"
+    return None
+
+
+def _checksum(path: Path) -> str | None:
+    try:
+        return load_graph(path).metadata.manifest_checksum
+    except DbtLineageError:
+        return None
+
+
+def _node(graph: LineageGraph, name: str) -> str:
+    key = lookup(graph, name.strip("+"))
+    return key.node_id if isinstance(key, ColumnRef) else key
+
+
+def _runs(
+    artifacts: ProjectArtifacts,
+    graph: LineageGraph,
+    project_dir: str,
+    profiles_dir: str | None,
+    target: str | None,
+    cli_vars: str | None,
+) -> dict[str, RunFact]:
+    """Run facts from the warehouse; from run_results.json when it cannot be read."""
+    try:
+        with connection(
+            project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
+        ) as warehouse:
+            return warehouse_runs(instance_reader(warehouse), sorted(graph.nodes))
+    except DbtLineageError as error:
+        reason = error.one_line()
+    if artifacts.run_results is None:
+        click.echo(
+            f"Warning: no run facts: the warehouse could not be read ({reason}) and there is "
+            "no target/run_results.json",
+            err=True,
+        )
+        return {}
+    click.echo(
+        f"Run facts from target/run_results.json: the warehouse could not be read ({reason})",
+        err=True,
+    )
+    return run_facts(artifacts.run_results)
+
+
+def _size(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB" if size >= 1_000_000 else f"{size / 1000:.0f} kB"
