@@ -12,20 +12,22 @@ import { ChangeBadge, ClassBadge, KIND_LABEL, KindBadge, TypeBadge, plural } fro
 import { ImpactPanel } from "./impact.jsx";
 import { TYPE_COLORS } from "./overview.js";
 
-const BOX_W = 250;
+const BOX_W = 240;
 const HEAD_H = 40;
 const ROW_H = 24;
 const MAX_BOXES = 250;
 const DEPTHS = [1, 2, 3, 5, 10, null];
-const INDIRECT = new Set(["join", "filter", "group_by", "window", "sort", "distinct"]);
+const EMPTY = new Map();
 
 export function ColumnView({ model, col }) {
   const [rows, setRows] = useState(false);
   const [up, setUp] = useState(undefined);
   const [down, setDown] = useState(undefined);
   const [hidden, setHidden] = useState(() => new Set());
-  const [boxMode, setBoxMode] = useState(() => new Map());
-  useEffect(() => setBoxMode(new Map()), [col]);
+  // Expanded and collapsed boxes belong to one focus column: a new column starts afresh.
+  const [modes, setModes] = useState(() => ({ col, map: new Map() }));
+  const boxMode = modes.col === col ? modes.map : EMPTY;
+  const setBoxMode = (map) => setModes({ col, map });
   const graph = useMemo(() => {
     // Without an explicit depth, step down until the drawing stays readable.
     let depthUp = up;
@@ -164,7 +166,12 @@ function ColumnCard({ model, col, info }) {
 
 function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
   const wrap = useRef(null);
-  const [view, setView] = useState({ x: 20, y: 20, k: 1 });
+  const stage = useRef(null);
+  const view = useRef({ x: 20, y: 20, k: 1 });
+  const setView = (next) => {
+    view.current = next;
+    if (stage.current) stage.current.style.transform = `translate(${next.x}px, ${next.y}px) scale(${next.k})`;
+  };
   const scene = useMemo(() => buildScene(model, focus, nb, boxMode, hidden), [model, focus, nb, boxMode, hidden]);
   useLayoutEffect(() => {
     // Fit the drawing, keeping the focus column in view.
@@ -172,31 +179,32 @@ function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
     if (!el) return;
     const w = el.clientWidth;
     const h = el.clientHeight;
-    const k = Math.max(0.35, Math.min(1, (w - 40) / Math.max(scene.width, 1), (h - 40) / Math.max(scene.height, 1)));
+    const k = Math.max(0.8, Math.min(1, (w - 40) / Math.max(scene.width, 1), (h - 40) / Math.max(scene.height, 1)));
     const fx = scene.focusPoint ? scene.focusPoint[0] : scene.width / 2;
     const fy = scene.focusPoint ? scene.focusPoint[1] : scene.height / 2;
     const x = scene.width * k < w ? (w - scene.width * k) / 2 : w / 2 - fx * k;
     const y = scene.height * k < h ? (h - scene.height * k) / 2 : h / 2 - fy * k;
     setView({ x, y, k });
     window.__explorerDrawn = performance.now();
-  }, [focus, scene.width, scene.height]);
+  }, [focus, nb]);
   const drag = useRef(null);
   const onPointerDown = (e) => {
     if (e.target.closest(".box")) return;
-    drag.current = { x: e.clientX, y: e.clientY, vx: view.x, vy: view.y };
+    drag.current = { x: e.clientX, y: e.clientY, vx: view.current.x, vy: view.current.y };
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e) => {
     const d = drag.current;
-    if (d) setView({ ...view, x: d.vx + e.clientX - d.x, y: d.vy + e.clientY - d.y });
+    if (d) setView({ ...view.current, x: d.vx + e.clientX - d.x, y: d.vy + e.clientY - d.y });
   };
   const onWheel = (e) => {
     e.preventDefault();
     const rect = wrap.current.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
-    const k = Math.min(2.5, Math.max(0.15, view.k * Math.exp(-e.deltaY * 0.0015)));
-    setView({ k, x: px - ((px - view.x) * k) / view.k, y: py - ((py - view.y) * k) / view.k });
+    const v = view.current;
+    const k = Math.min(2.5, Math.max(0.15, v.k * Math.exp(-e.deltaY * 0.0015)));
+    setView({ k, x: px - ((px - v.x) * k) / v.k, y: py - ((py - v.y) * k) / v.k });
   };
   useEffect(() => {
     const el = wrap.current;
@@ -210,7 +218,7 @@ function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
   };
   return (
     <div class="explorer" ref={wrap} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={() => (drag.current = null)} data-testid="explorer">
-      <div class="stage" style={{ transform: `translate(${view.x}px, ${view.y}px) scale(${view.k})`, width: scene.width + "px", height: scene.height + "px" }}>
+      <div class="stage" ref={stage} style={{ width: scene.width + "px", height: scene.height + "px" }}>
         <svg class="edges" width={scene.width} height={scene.height}>
           {scene.paths.map((p, i) => (
             <path key={i} d={p.d} class={`edge kind-${p.kind} ${p.hot ? "hot" : ""}`}>
@@ -303,7 +311,7 @@ function buildScene(model, focus, nb, boxMode, hidden) {
   }
   const boxes = [];
   const g = new dagre.graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 110, marginx: 20, marginy: 20 });
+  g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 80, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const r of relations.values()) {
     const mode = boxMode.get(r.node) || "path";

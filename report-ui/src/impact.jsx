@@ -5,6 +5,7 @@ import { walk } from "./walk.js";
 import { nodeInfo } from "./data.js";
 import { ColumnLink, CopyButton, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
 
+const LIST_LIMIT = 400;
 const EXPOSURE_ICONS = { dashboard: "▦", notebook: "✎", ml: "⚙", application: "▣", analysis: "∑" };
 
 export function ImpactPanel({ model, target, rows }) {
@@ -35,7 +36,7 @@ export function ImpactPanel({ model, target, rows }) {
             const info = nodeInfo(model, e.node);
             const x = info.exposure || {};
             return (
-              <div class="exposure-card" key={e.node}>
+              <div class="exposure-card" key={e.node} data-node={model.nodeId[e.node]}>
                 <span class="exp-icon">{EXPOSURE_ICONS[x.type] || "◎"}</span>
                 <div>
                   <NodeLink model={model} node={e.node} />
@@ -60,7 +61,7 @@ export function ImpactPanel({ model, target, rows }) {
               {result.relations.map((r) => {
                 const info = nodeInfo(model, r.node);
                 return (
-                  <tr key={r.node}>
+                  <tr key={r.node} data-node={model.nodeId[r.node]}>
                     <td class="num">{r.distance}</td>
                     <td><NodeLink model={model} node={r.node} /></td>
                     <td><TypeBadge type={info.type} /></td>
@@ -79,15 +80,15 @@ export function ImpactPanel({ model, target, rows }) {
             {plural(d, "hop")} <span class="count">{list.length}</span>
           </h4>
           <ul class="impact-list">
-            {list.slice(0, 400).map((c) => (
-              <li key={c.col}>
+            {list.slice(0, LIST_LIMIT).map((c) => (
+              <li key={c.col} data-node={model.nodeId[model.colNode[c.col]]} data-col={model.colName[c.col]} data-kind={c.kind} data-distance={c.distance}>
                 <ColumnLink model={model} col={c.col} />
                 <KindBadge kind={c.kind} />
                 {c.path.length > 1 && <KindPath path={c.path} />}
                 {runs && <RunBadge run={runs.get(model.colNode[c.col])} />}
               </li>
             ))}
-            {list.length > 400 && <li class="muted">… {list.length - 400} more (in the copied list)</li>}
+            {list.length > LIST_LIMIT && <li class="muted">… {list.length - LIST_LIMIT} more (in the copied list)</li>}
           </ul>
         </div>
       ))}

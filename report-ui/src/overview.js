@@ -214,7 +214,7 @@ export class OverviewCanvas {
 
   fit() {
     const { width, height } = this.lay;
-    const k = Math.min((this.w - 60) / Math.max(width, 1), (this.h - 60) / Math.max(height, 1), 1.2);
+    const k = Math.min((this.w - 60) / Math.max(width, 1), (this.h - 60) / Math.max(height, 1), 1.6);
     this.view.k = Math.max(k, 0.002);
     this.view.x = (this.w - width * this.view.k) / 2;
     this.view.y = (this.h - height * this.view.k) / 2;

@@ -98,7 +98,7 @@ def _payload(data: dict[str, t.Any], compress: bool | None) -> str:
     if compress is None:
         compress = len(raw) > COMPRESS_OVER
     if compress:
-        packed = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+        packed = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
         return json.dumps({"encoding": "gzip+base64", "data": packed}, separators=(",", ":"))
     return text.translate(_ESCAPES)
 
