@@ -11,6 +11,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
+# The report's browser tests drive Debian's chromium through Playwright (no browser download).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
 [ "${1:-}" = "--install-only" ] && exit 0
 
 cd dbt_project_template
@@ -22,3 +26,6 @@ if [ -f packages.yml ]; then ../.venv/bin/dbt deps --profiles-dir . --quiet; fi
 echo
 echo "What changes if stg_payments.amount changes:"
 ../.venv/bin/dbt-lineage impact --project-dir . stg_payments.amount
+echo
+../.venv/bin/dbt-lineage report --project-dir . --with-runs --profiles-dir .
+echo "Open the report: file://$(pwd)/target/lineage.html#/column/model.shop.stg_payments/amount"

@@ -179,9 +179,8 @@ def _line(label: str, o: Opened) -> str:
     parts = [f"{label:<26} {o.size_mb:7.2f} MB", f"search box {o.input_ms:7.0f} ms"]
     parts.append(f"answers {o.answer_ms:7.0f} ms")
     if o.draw_ms:
-        parts.append(
-            f"column lineage median {statistics.median(o.draw_ms):5.0f} ms, max {max(o.draw_ms):5.0f}"
-        )
+        median = statistics.median(o.draw_ms)
+        parts.append(f"column lineage median {median:5.0f} ms, max {max(o.draw_ms):5.0f}")
     if o.frames_ms:
         frames = sorted(o.frames_ms)
         p95 = frames[int(0.95 * (len(frames) - 1))]
