@@ -14,6 +14,7 @@ import { columnIndex } from "./data.js";
 
 export function App({ model }) {
   const route = useRoute();
+  const [treeOpen, setTreeOpen] = useState(true);
   const index = useMemo(() => searchIndex(model), [model]);
   useEffect(() => {
     // Prepare the search index while the user looks at the first screen.
@@ -40,6 +41,9 @@ export function App({ model }) {
   return (
     <div class="shell">
       <header class="top">
+        <button class="tree-toggle" onClick={() => setTreeOpen(!treeOpen)} title={treeOpen ? "Hide the model tree" : "Show the model tree"} aria-label="Toggle the model tree">
+          ☰
+        </button>
         <a class="brand" href={href("overview")} title="dbt-lineage report">
           <span class="logo">◆</span>
           <span class="brand-text">
@@ -62,7 +66,7 @@ export function App({ model }) {
         </nav>
       </header>
       <div class="main">
-        <Tree model={model} selected={selectedNode} />
+        {treeOpen && <Tree model={model} selected={selectedNode} />}
         <main class="view">{body}</main>
       </div>
     </div>

@@ -8,11 +8,11 @@ import dagre from "@dagrejs/dagre";
 import { neighbourhood } from "./walk.js";
 import { columnChange, columnInfo, columnsOf, nodeInfo } from "./data.js";
 import { go, href } from "./route.js";
-import { ChangeBadge, ClassBadge, KIND_LABEL, KindBadge, TypeBadge, plural } from "./ui.jsx";
+import { ChangeBadge, ClassBadge, KIND_LABEL, KindBadge, TypeBadge, formatTime, plural } from "./ui.jsx";
 import { ImpactPanel } from "./impact.jsx";
 import { TYPE_COLORS } from "./overview.js";
 
-const BOX_W = 240;
+const BOX_W = 210;
 const HEAD_H = 40;
 const ROW_H = 24;
 const MAX_BOXES = 250;
@@ -157,7 +157,7 @@ function ColumnCard({ model, col, info }) {
       )}
       {run && (
         <div class="small muted">
-          last run: <b>{run.status}</b> {run.at} {run.rows != null ? `· ${run.rows} rows` : ""}
+          last run: <b>{run.status}</b> {formatTime(run.at)} {run.rows != null ? `· ${run.rows} rows` : ""}
         </div>
       )}
     </section>
@@ -173,24 +173,38 @@ function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
     if (stage.current) stage.current.style.transform = `translate(${next.x}px, ${next.y}px) scale(${next.k})`;
   };
   const scene = useMemo(() => buildScene(model, focus, nb, boxMode, hidden), [model, focus, nb, boxMode, hidden]);
-  useLayoutEffect(() => {
+  const moved = useRef(false);
+  const fitView = () => {
     // Fit the drawing, keeping the focus column in view.
     const el = wrap.current;
     if (!el) return;
     const w = el.clientWidth;
     const h = el.clientHeight;
-    const k = Math.max(0.8, Math.min(1, (w - 40) / Math.max(scene.width, 1), (h - 40) / Math.max(scene.height, 1)));
+    // The whole drawing when it fits at a readable scale, else the focus column in the middle.
+    const fit = Math.min(1, (w - 40) / Math.max(scene.width, 1), (h - 60) / Math.max(scene.height, 1));
+    const k = fit >= 0.5 ? fit : 0.75;
     const fx = scene.focusPoint ? scene.focusPoint[0] : scene.width / 2;
     const fy = scene.focusPoint ? scene.focusPoint[1] : scene.height / 2;
-    const x = scene.width * k < w ? (w - scene.width * k) / 2 : w / 2 - fx * k;
-    const y = scene.height * k < h ? (h - scene.height * k) / 2 : h / 2 - fy * k;
+    const x = scene.width * k <= w ? (w - scene.width * k) / 2 : w / 2 - fx * k;
+    const y = scene.height * k <= h ? (h - scene.height * k) / 2 : h / 2 - fy * k;
     setView({ x, y, k });
-    window.__explorerDrawn = performance.now();
+  };
+  useLayoutEffect(() => {
+    moved.current = false;
+    fitView();
   }, [focus, nb]);
+  useEffect(() => {
+    // Refit when the explorer's size changes (window, model tree shown or hidden) until the
+    // user pans or zooms.
+    const observer = new ResizeObserver(() => moved.current || fitView());
+    observer.observe(wrap.current);
+    return () => observer.disconnect();
+  }, [scene]);
   const drag = useRef(null);
   const onPointerDown = (e) => {
     if (e.target.closest(".box")) return;
     drag.current = { x: e.clientX, y: e.clientY, vx: view.current.x, vy: view.current.y };
+    moved.current = true;
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e) => {
@@ -199,6 +213,7 @@ function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
   };
   const onWheel = (e) => {
     e.preventDefault();
+    moved.current = true;
     const rect = wrap.current.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
@@ -237,6 +252,11 @@ function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
   );
 }
 
+function exposureSub(model, node) {
+  const x = model.exposure.get(node) || {};
+  return [x.type || "exposure", x.owner].filter(Boolean).join(" · ");
+}
+
 function Box({ model, box, focus, setMode }) {
   const node = box.node;
   const type = model.nodeType[node];
@@ -251,8 +271,12 @@ function Box({ model, box, focus, setMode }) {
     >
       <div class="box-head">
         <a class="box-title" href={href("node", model.nodeId[node])} title={model.nodeId[node]}>{model.nodeName[node]}</a>
-        <span class="box-sub">{type}{box.distance !== 0 && <span> · {box.distance < 0 ? `${-box.distance} up` : `${box.distance} down`}</span>}{box.rowsOnly && " · rows decided"}</span>
-        <span class="box-tools">
+        <span class="box-sub">
+          {box.exposure ? exposureSub(model, node) : type}
+          {!box.exposure && box.distance !== 0 && <span> · {box.distance < 0 ? `${-box.distance} up` : `${box.distance} down`}</span>}
+          {box.rowsOnly && !box.exposure && " · rows decided"}
+        </span>
+        {!box.exposure && <span class="box-tools">
           {box.mode !== "all" && total > box.rows.length && (
             <button title={`Show all ${total} columns`} onClick={() => setMode(node, "all")}>+{total - box.rows.length}</button>
           )}
@@ -262,7 +286,7 @@ function Box({ model, box, focus, setMode }) {
           ) : (
             <button title="Expand" onClick={() => setMode(node, "path")}>▾</button>
           )}
-        </span>
+        </span>}
       </div>
       {box.mode !== "collapsed" &&
         box.rows.map((r) => {
@@ -309,9 +333,20 @@ function buildScene(model, focus, nb, boxMode, hidden) {
     const r = ensure(n);
     if (r.distance === null) r.distance = 1;
   }
+  // Exposures that read the focus relation or a relation downstream of it end the drawing.
+  const exposures = new Map();
+  for (const r of relations.values()) {
+    if ((r.distance ?? 0) < 0) continue;
+    for (let i = model.depOut.start[r.node]; i < model.depOut.start[r.node + 1]; i++) {
+      const child = model.depOut.items[i];
+      if (model.nodeType[child] !== "exposure") continue;
+      if (!exposures.has(child)) exposures.set(child, []);
+      exposures.get(child).push(r.node);
+    }
+  }
   const boxes = [];
   const g = new dagre.graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 80, marginx: 20, marginy: 20 });
+  g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 64, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const r of relations.values()) {
     const mode = boxMode.get(r.node) || "path";
@@ -324,6 +359,12 @@ function buildScene(model, focus, nb, boxMode, hidden) {
     const box = { node: r.node, mode, rows, h, distance: r.distance ?? 0, rowsOnly: r.rowsOnly, hasFocus: r.cols.has(focus) };
     boxes.push(box);
     g.setNode(String(r.node), { width: BOX_W, height: h });
+  }
+  for (const [node, readers] of exposures) {
+    const box = { node, mode: "collapsed", rows: [], h: HEAD_H, distance: 1, exposure: true, readers };
+    boxes.push(box);
+    g.setNode(String(node), { width: BOX_W, height: HEAD_H });
+    for (const reader of readers) g.setEdge(String(reader), String(node));
   }
   const visible = nb.edges.filter((e) => !hidden.has(e.kind));
   const rowEdges = nb.rowEdges.filter((e) => !hidden.has(e.kind));
@@ -367,6 +408,13 @@ function buildScene(model, focus, nb, boxMode, hidden) {
   for (const e of rowEdges) {
     const b = byNode.get(e.node);
     paths.push({ d: curve(anchor(e.src, "out"), [b.x, b.y + HEAD_H / 2]), kind: e.kind, hot: false });
+  }
+  for (const [node, readers] of exposures) {
+    const b = byNode.get(node);
+    for (const reader of readers) {
+      const a = byNode.get(reader);
+      paths.push({ d: curve([a.x + BOX_W, a.y + HEAD_H / 2], [b.x, b.y + HEAD_H / 2]), kind: "depends", hot: false });
+    }
   }
   const fb = byNode.get(model.colNode[focus]);
   const focusPoint = fb ? anchor(focus, "in") : null;

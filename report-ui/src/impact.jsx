@@ -84,8 +84,12 @@ export function ImpactPanel({ model, target, rows }) {
               <li key={c.col} data-node={model.nodeId[model.colNode[c.col]]} data-col={model.colName[c.col]} data-kind={c.kind} data-distance={c.distance}>
                 <ColumnLink model={model} col={c.col} />
                 <KindBadge kind={c.kind} />
-                {c.path.length > 1 && <KindPath path={c.path} />}
-                {runs && <RunBadge run={runs.get(model.colNode[c.col])} />}
+                {(c.path.length > 1 || runs) && (
+                  <div class="sub">
+                    {c.path.length > 1 && <KindPath path={c.path} />}
+                    {runs && <RunBadge run={runs.get(model.colNode[c.col])} />}
+                  </div>
+                )}
               </li>
             ))}
             {list.length > LIST_LIMIT && <li class="muted">… {list.length - LIST_LIMIT} more (in the copied list)</li>}

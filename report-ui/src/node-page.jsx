@@ -5,7 +5,7 @@ import { useState } from "preact/hooks";
 import { columnChange, columnIndex, columnInfo, columnsOf, nodeInfo } from "./data.js";
 import { href } from "./route.js";
 import { children, parents } from "./walk.js";
-import { ChangeBadge, ClassBadge, Empty, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
+import { ChangeBadge, ClassBadge, Empty, NodeLink, RunBadge, TypeBadge, formatTime, plural } from "./ui.jsx";
 import { SqlBlock, columnNeedles } from "./sql.jsx";
 import { ImpactPanel } from "./impact.jsx";
 
@@ -55,7 +55,7 @@ export function NodePage({ model, node, column }) {
           <h3>Last run</h3>
           <div class="row gap">
             <RunBadge run={run} />
-            {run.at && <span>{run.at}</span>}
+            {run.at && <span>{formatTime(run.at)}</span>}
             {run.rows != null && <span>{plural(run.rows, "row")} affected</span>}
             {run.seconds != null && <span>{run.seconds.toFixed(2)} s</span>}
             {run.command && <span class="badge">{run.command}</span>}

@@ -23,6 +23,14 @@ export function folderColor(folder) {
   return `hsl(${h % 360} 62% 52%)`;
 }
 
+const GAP_COL = 24;
+const VIEW_ASPECT = 1.7;
+
+// Layers by longest path from the sources; inside a layer, folders kept together and
+// ordered by the barycentre of their parents. A layer taller than the target height wraps
+// into several visual columns, so a 10,000-model project keeps the viewport's shape; a
+// folder spanning several columns starts on a fresh one, so each folder of each layer is
+// one rectangle (what the zoomed-out view draws).
 export function layout(model) {
   const N = model.N;
   const level = new Int32Array(N);
@@ -50,10 +58,15 @@ export function layout(model) {
   for (let i = 0; i < N; i++) levels = Math.max(levels, level[i] + 1);
   const byLevel = Array.from({ length: levels }, () => []);
   for (let i = 0; i < N; i++) byLevel[level[i]].push(i);
-  const y = new Float64Array(N);
+  const cellH = NODE_H + GAP_Y;
+  const targetH = Math.max(40 * cellH, Math.sqrt((N * (NODE_W + GAP_COL) * cellH) / VIEW_ASPECT));
+  const rows = Math.max(1, Math.floor(targetH / cellH));
   const x = new Float64Array(N);
+  const y = new Float64Array(N);
   const rank = new Float64Array(N);
   const groups = [];
+  const columns = [];
+  let cursorX = 0;
   let height = 0;
   for (let l = 0; l < levels; l++) {
     const list = byLevel[l];
@@ -84,35 +97,63 @@ export function layout(model) {
       }
       return rank[a] - rank[b] || (model.nodeName[a] < model.nodeName[b] ? -1 : 1);
     });
-    let cursor = 0;
-    let group = null;
-    list.forEach((u, index) => {
+    // Split into folder runs, then place the runs into columns of at most `rows` nodes.
+    const runs = [];
+    for (const u of list) {
       const f = model.nodeFolder[u];
-      if (!group || group.folder !== f) {
-        if (group) cursor += FOLDER_GAP;
-        group = { level: l, folder: f, y0: cursor, y1: cursor, nodes: [] };
-        groups.push(group);
-      }
-      x[u] = l * (NODE_W + GAP_X);
-      y[u] = cursor;
-      group.nodes.push(u);
-      group.y1 = cursor + NODE_H;
-      cursor += NODE_H + GAP_Y;
-      rank[u] = index;
-    });
-    height = Math.max(height, cursor);
+      if (!runs.length || runs[runs.length - 1].folder !== f) runs.push({ folder: f, nodes: [] });
+      runs[runs.length - 1].nodes.push(u);
+    }
+    let column = null;
+    let used = 0;
+    const layerColumns = [];
+    const newColumn = () => {
+      column = { x: cursorX + layerColumns.length * (NODE_W + GAP_COL), nodes: [], level: l };
+      layerColumns.push(column);
+      used = 0;
+    };
+    newColumn();
+    for (const run of runs) {
+      const gap = used ? 1 : 0; // one empty cell between folders sharing a column
+      if (used && used + gap + run.nodes.length > rows) newColumn();
+      else used += gap;
+      const group = { level: l, folder: run.folder, nodes: run.nodes, x0: column.x, y0: used * cellH, x1: 0, y1: 0 };
+      run.nodes.forEach((u, i) => {
+        if (used >= rows) newColumn();
+        x[u] = column.x;
+        y[u] = used * cellH;
+        column.nodes.push(u);
+        used++;
+        rank[u] = layerColumns.length * rows + used;
+        group.x1 = column.x + NODE_W;
+        group.y1 = Math.max(group.y1, y[u] + NODE_H);
+        if (i === 0) group.y0 = y[u];
+      });
+      if (run.nodes.length > rows) newColumn(); // a wide folder keeps its rectangle
+      groups.push(group);
+    }
+    if (!column.nodes.length) layerColumns.pop();
+    for (const c of layerColumns) columns.push(c);
+    const layerW = layerColumns.length * (NODE_W + GAP_COL) - GAP_COL;
+    cursorX += layerW + GAP_X;
+    for (const u of list) height = Math.max(height, y[u] + NODE_H);
   }
-  // Centre each layer vertically.
-  for (let l = 0; l < levels; l++) {
-    const list = byLevel[l];
-    if (!list.length) continue;
-    const last = list[list.length - 1];
-    const shift = (height - (y[last] + NODE_H)) / 2;
-    for (const u of list) y[u] += shift;
+  // Centre each column vertically.
+  for (const c of columns) {
+    if (!c.nodes.length) continue;
+    const last = c.nodes[c.nodes.length - 1];
+    c.shift = (height - (y[last] + NODE_H)) / 2;
+    for (const u of c.nodes) y[u] += c.shift;
   }
+  const columnOf = new Int32Array(N);
+  columns.forEach((c, ci) => c.nodes.forEach((u) => (columnOf[u] = ci)));
   for (const g of groups) {
-    g.y0 = y[g.nodes[0]];
-    g.y1 = y[g.nodes[g.nodes.length - 1]] + NODE_H;
+    g.y0 = Infinity;
+    g.y1 = -Infinity;
+    for (const u of g.nodes) {
+      g.y0 = Math.min(g.y0, y[u]);
+      g.y1 = Math.max(g.y1, y[u] + NODE_H);
+    }
   }
   const groupOf = new Int32Array(N);
   groups.forEach((g, gi) => g.nodes.forEach((u) => (groupOf[u] = gi)));
@@ -126,9 +167,19 @@ export function layout(model) {
       groupEdges.set(key, (groupEdges.get(key) || 0) + 1);
     }
   }
+  const layerNames = byLevel.map((list) => {
+    const counts = new Map();
+    for (const u of list) {
+      const t = model.nodeType[u];
+      const name = t === "model" || t === "snapshot" ? model.nodeLayer[u] : t + "s";
+      counts.set(name, (counts.get(name) || 0) + 1);
+    }
+    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] || "";
+  });
+  const layerX = byLevel.map((list) => (list.length ? x[list[0]] : 0));
   return {
-    x, y, level, byLevel, groups, groupOf, groupEdges, levels,
-    width: levels * (NODE_W + GAP_X) - GAP_X, height, nodeW: NODE_W, nodeH: NODE_H,
+    x, y, level, byLevel, columns, columnOf, groups, groupOf, groupEdges, levels, layerNames, layerX,
+    width: Math.max(cursorX - GAP_X, NODE_W), height, nodeW: NODE_W, nodeH: NODE_H,
   };
 }
 
@@ -167,6 +218,12 @@ export class OverviewCanvas {
         this.request();
       } else {
         const hit = this.hit(e);
+        const group = hit >= 0 && this.lay.nodeH * this.view.k < 4 ? this.lay.groups[this.lay.groupOf[hit]] : null;
+        if (group !== this.hoverGroup) {
+          this.hoverGroup = group;
+          this.canvas.title = group ? `${group.folder} · ${group.nodes.length} nodes` : "";
+          this.request();
+        }
         if (hit !== this.hover) {
           this.hover = hit;
           c.style.cursor = hit >= 0 ? "pointer" : "grab";
@@ -222,7 +279,7 @@ export class OverviewCanvas {
   }
 
   zoomAt(px, py, factor) {
-    const k = Math.min(4, Math.max(0.002, this.view.k * factor));
+    const k = Math.min(2.5, Math.max(0.002, this.view.k * factor));
     this.view.x = px - ((px - this.view.x) * k) / this.view.k;
     this.view.y = py - ((py - this.view.y) * k) / this.view.k;
     this.view.k = k;
@@ -247,20 +304,17 @@ export class OverviewCanvas {
     const rect = this.canvas.getBoundingClientRect();
     const wx = (e.clientX - rect.left - this.view.x) / this.view.k;
     const wy = (e.clientY - rect.top - this.view.y) / this.view.k;
-    const l = Math.floor(wx / (this.lay.nodeW + 90));
-    if (l < 0 || l >= this.lay.levels) return -1;
-    if (wx - l * (this.lay.nodeW + 90) > this.lay.nodeW) return -1;
-    const list = this.lay.byLevel[l];
+    const column = this.lay.columns.find((c) => wx >= c.x && wx <= c.x + this.lay.nodeW);
+    if (!column) return -1;
+    const list = column.nodes;
+    const tolerance = Math.max(0, 4 / this.view.k - this.lay.nodeH / 2);
     let lo = 0;
     let hi = list.length - 1;
-    const tolerance = Math.max(0, 4 / this.view.k - this.lay.nodeH / 2);
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const u = list[mid];
-      const top = this.lay.y[u] - tolerance;
-      const bottom = this.lay.y[u] + this.lay.nodeH + tolerance;
-      if (wy < top) hi = mid - 1;
-      else if (wy > bottom) lo = mid + 1;
+      if (wy < this.lay.y[u] - tolerance) hi = mid - 1;
+      else if (wy > this.lay.y[u] + this.lay.nodeH + tolerance) lo = mid + 1;
       else return u;
     }
     return -1;
@@ -296,43 +350,46 @@ export class OverviewCanvas {
     if (screenH < 4) this.drawGroups(x0, y0, x1, y1);
     else this.drawNodes(x0, y0, x1, y1, screenH, diff);
     if (this.highlight) this.drawHighlight(diff);
+    this.drawHeaders();
   }
 
   drawGroups(x0, y0, x1, y1) {
     const { ctx, lay, model } = this;
     const k = this.view.k;
-    const W = lay.nodeW;
-    ctx.lineWidth = 1 / k;
     const maxCount = Math.max(...lay.groupEdges.values(), 1);
     for (const [key, count] of lay.groupEdges) {
       const a = lay.groups[Math.floor(key / lay.groups.length)];
       const b = lay.groups[key % lay.groups.length];
-      const ax = a.level * (W + 90) + W;
-      const bx = b.level * (W + 90);
+      const ax = a.x1;
+      const bx = b.x0;
       const ay = (a.y0 + a.y1) / 2;
       const by = (b.y0 + b.y1) / 2;
       if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1) continue;
-      ctx.strokeStyle = `rgba(100,116,139,${0.08 + 0.5 * Math.sqrt(count / maxCount)})`;
-      ctx.lineWidth = (1 + 5 * Math.sqrt(count / maxCount)) / k;
+      const weight = Math.sqrt(count / maxCount);
+      ctx.strokeStyle = `rgba(100,116,139,${0.06 + 0.4 * weight})`;
+      ctx.lineWidth = (1 + 5 * weight) / k;
       ctx.beginPath();
       ctx.moveTo(ax, ay);
-      ctx.bezierCurveTo(ax + 45, ay, bx - 45, by, bx, by);
+      const bend = Math.max(45, (bx - ax) / 2);
+      ctx.bezierCurveTo(ax + bend, ay, bx - bend, by, bx, by);
       ctx.stroke();
     }
     ctx.textBaseline = "middle";
-    ctx.font = `${12 / k}px system-ui, sans-serif`;
+    ctx.font = `600 ${12 / k}px system-ui, sans-serif`;
     for (const g of lay.groups) {
-      const gx = g.level * (W + 90);
-      if (gx > x1 || gx + W < x0 || g.y1 < y0 || g.y0 > y1) continue;
-      const first = g.nodes[0];
-      ctx.fillStyle = this.colorBy === "folder" ? folderColor(g.folder) : TYPE_COLORS[model.nodeType[first]] || "#64748b";
-      ctx.globalAlpha = 0.85;
-      ctx.fillRect(gx, g.y0, W, Math.max(g.y1 - g.y0, 2 / k));
+      if (g.x0 > x1 || g.x1 < x0 || g.y1 < y0 || g.y0 > y1) continue;
+      ctx.fillStyle = this.colorBy === "folder" ? folderColor(g.folder) : TYPE_COLORS[model.nodeType[g.nodes[0]]] || "#64748b";
+      ctx.globalAlpha = g === this.hoverGroup ? 1 : 0.82;
+      ctx.fillRect(g.x0, g.y0, g.x1 - g.x0, Math.max(g.y1 - g.y0, 2 / k));
       ctx.globalAlpha = 1;
-      if ((g.y1 - g.y0) * k > 16) {
+      if (this.model.diff) for (const u of g.nodes) this.diffMark(u, this.model.diff);
+      const w = (g.x1 - g.x0) * k;
+      const h = (g.y1 - g.y0) * k;
+      if (w > 36 && h > 16) {
         ctx.fillStyle = "#fff";
         const name = g.folder.split("/").slice(-2).join("/");
-        ctx.fillText(`${name} · ${g.nodes.length}`, gx + 6 / k, (g.y0 + g.y1) / 2, W - 10 / k);
+        const label = fitText(ctx, `${name} · ${g.nodes.length.toLocaleString()}`, g.x1 - g.x0 - 10 / k);
+        if (label) ctx.fillText(label, g.x0 + 5 / k, g.y0 + Math.min(h / 2, 14) / k);
       }
     }
   }
@@ -342,16 +399,16 @@ export class OverviewCanvas {
     const k = this.view.k;
     const W = lay.nodeW;
     const H = lay.nodeH;
-    const firstLevel = Math.max(0, Math.floor(x0 / (W + 90)));
-    const lastLevel = Math.min(lay.levels - 1, Math.floor(x1 / (W + 90)));
+    const visible = lay.columns.filter((c) => c.x + W >= x0 - 400 && c.x <= x1);
     if (screenH >= 8) {
-      // Edges between visible nodes, when there are not too many.
+      // Edges of visible nodes, when there are not too many.
       ctx.strokeStyle = "rgba(100,116,139,0.35)";
       ctx.lineWidth = 1 / k;
       ctx.beginPath();
       let drawn = 0;
-      for (let l = Math.max(0, firstLevel - 1); l <= lastLevel && drawn < 30000; l++) {
-        for (const u of lay.byLevel[l]) {
+      for (const c of visible) {
+        for (const u of c.nodes) {
+          if (drawn > 30000) break;
           for (let i = model.depOut.start[u]; i < model.depOut.start[u + 1]; i++) {
             const v = model.depOut.items[i];
             const ay = lay.y[u] + H / 2;
@@ -359,8 +416,9 @@ export class OverviewCanvas {
             if ((ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
             const ax = lay.x[u] + W;
             const bx = lay.x[v];
+            const bend = Math.max(40, (bx - ax) / 2);
             ctx.moveTo(ax, ay);
-            ctx.bezierCurveTo(ax + 45, ay, bx - 45, by, bx, by);
+            ctx.bezierCurveTo(ax + bend, ay, bx - bend, by, bx, by);
             drawn++;
           }
         }
@@ -368,10 +426,10 @@ export class OverviewCanvas {
       ctx.stroke();
     }
     ctx.textBaseline = "middle";
-    ctx.font = `${12}px system-ui, sans-serif`;
+    ctx.font = "12px system-ui, sans-serif";
     const dim = this.highlight;
-    for (let l = firstLevel; l <= lastLevel; l++) {
-      const list = lay.byLevel[l];
+    for (const c of visible) {
+      const list = c.nodes;
       let lo = 0;
       let hi = list.length;
       while (lo < hi) {
@@ -393,7 +451,7 @@ export class OverviewCanvas {
           ctx.lineWidth = 1 / k;
           ctx.strokeRect(lay.x[u], lay.y[u], W, H);
           ctx.fillStyle = "#0f172a";
-          ctx.fillText(model.nodeName[u], lay.x[u] + 10, lay.y[u] + H / 2, W - 14);
+          ctx.fillText(fitText(ctx, model.nodeName[u], W - 14), lay.x[u] + 10, lay.y[u] + H / 2);
         } else {
           ctx.fillStyle = fill;
           ctx.fillRect(lay.x[u], lay.y[u], W, H);
@@ -402,6 +460,29 @@ export class OverviewCanvas {
       }
     }
     ctx.globalAlpha = 1;
+  }
+
+  drawHeaders() {
+    // Layer names, in screen pixels above each layer.
+    const { ctx, lay, view } = this;
+    const r = this.ratio;
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    ctx.font = "600 12px system-ui, sans-serif";
+    ctx.textBaseline = "top";
+    let right = -Infinity;
+    for (let l = 0; l < lay.levels; l++) {
+      const sx = Math.max(view.x + lay.layerX[l] * view.k, 4);
+      if (sx > this.w || sx < right + 6) continue;
+      const next = l + 1 < lay.levels ? view.x + lay.layerX[l + 1] * view.k : Infinity;
+      if (next < 0) continue;
+      const label = `${lay.layerNames[l]} · ${lay.byLevel[l].length.toLocaleString()}`;
+      const w = ctx.measureText(label).width + 12;
+      ctx.fillStyle = "rgba(255,255,255,0.92)";
+      ctx.fillRect(sx, 6, w, 20);
+      ctx.fillStyle = "#334155";
+      ctx.fillText(label, sx + 6, 10);
+      right = sx + w;
+    }
   }
 
   diffMark(u, diff) {
@@ -478,4 +559,17 @@ export function neighbourhoodOf(model, u, hops) {
     }
   }
   return set;
+}
+
+// The text cut with an ellipsis to fit `width` (canvas units of the current font).
+function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(text.slice(0, mid) + "…").width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 1 ? text.slice(0, lo) + "…" : "";
 }

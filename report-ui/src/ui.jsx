@@ -63,7 +63,7 @@ export function RunBadge({ run }) {
   const status = run.status || "unknown";
   const good = /^(success|pass)$/.test(status);
   const bad = /error|fail/.test(status);
-  const title = [run.at && `at ${run.at}`, run.invocation && `invocation ${run.invocation}`, run.rows != null && `${run.rows} rows`]
+  const title = [run.at && `at ${formatTime(run.at)}`, run.invocation && `invocation ${run.invocation}`, run.rows != null && `${run.rows} rows`]
     .filter(Boolean)
     .join(", ");
   return <span class={`badge run ${good ? "ok" : bad ? "bad" : "warn"}`} title={title}>{status}</span>;
@@ -115,4 +115,11 @@ export function Empty({ children }) {
 
 export function plural(n, word, many) {
   return `${n.toLocaleString()} ${n === 1 ? word : many || word + "s"}`;
+}
+
+// "2026-11-30T21:18:10.601127Z" -> "2026-11-30 21:18:10 UTC" (as written when not a timestamp).
+export function formatTime(value) {
+  if (!value) return "";
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]00:?00)?$/.exec(value);
+  return match ? `${match[1]} ${match[2]}${match[4] ? " UTC" : ""}` : value;
 }

@@ -60,6 +60,7 @@ def test_template_report_opens_offline_and_shows_a_columns_impact(
 ) -> None:
     opened = open_report(chromium, template_report)
     page = opened.page
+    assert _search(page, "stg_paym.amt")[0].replace("\n", "") == "stg_payments.amount"
     labels = _search(page, "stg_payments.amount")
     assert labels[0].replace("\n", "") == "stg_payments.amount"
     page.keyboard.press("Enter")
@@ -73,6 +74,7 @@ def test_template_report_opens_offline_and_shows_a_columns_impact(
         ("model.shop.fct_daily_revenue", "revenue"),
     ):
         assert explorer.locator(f".box[data-node='{node}'] [data-col='{column}']").count() == 1
+    assert explorer.locator(".box[data-node='exposure.shop.weekly_revenue']").count() == 1
     # The impact panel lists the mart columns with their kind, and the exposure it reaches.
     impact_panel = page.locator("[data-testid=impact]")
     row = impact_panel.locator("li[data-node='model.shop.customers'][data-col='lifetime_value']")
