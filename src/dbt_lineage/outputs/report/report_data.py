@@ -78,7 +78,7 @@ def report_data(
             changed nodes in diff mode.
         title: the page title (default: the project's name).
 
-    >>> from dbt_lineage.graph.model import ColumnNode, RelationNode
+    >>> from dbt_lineage.graph.model import ColumnNode, NodeType, RelationNode
     >>> node = RelationNode(node_id="model.p.a", type=NodeType.MODEL, name="a",
     ...                     path="models/a.sql")
     >>> column = ColumnNode(node_id="model.p.a", type=NodeType.COLUMN, name="x", column="x")
