@@ -32,7 +32,10 @@ export function NodePage({ model, node, column }) {
             <span key={t} class="badge tag">#{t}</span>
           ))}
         </div>
-        <h1>{info.name}</h1>
+        <div class="row between">
+          <h1>{info.name}</h1>
+          <a class="btn small" href={href("overview", info.id)}>Show in overview</a>
+        </div>
         <div class="mono muted">{info.id}</div>
         <dl class="facts">
           {info.path && (<><dt>File</dt><dd class="mono">{info.path}</dd></>)}

@@ -501,6 +501,10 @@ export class OverviewCanvas {
     const W = lay.nodeW;
     const H = lay.nodeH;
     const set = this.highlight;
+    // Zoomed out, the neighbourhood is drawn larger than its cells, with names: expanded.
+    const small = H * k < 10;
+    const h = small ? 16 / k : H;
+    const w = small ? Math.max(W, 140 / k) : W;
     ctx.lineWidth = Math.max(1.5 / k, 1.5);
     ctx.strokeStyle = "rgba(37,99,235,0.85)";
     ctx.beginPath();
@@ -508,33 +512,32 @@ export class OverviewCanvas {
       for (let i = model.depOut.start[u]; i < model.depOut.start[u + 1]; i++) {
         const v = model.depOut.items[i];
         if (!set.has(v)) continue;
-        const ax = lay.x[u] + W;
+        const ax = lay.x[u] + w;
         const ay = lay.y[u] + H / 2;
         const bx = lay.x[v];
         const by = lay.y[v] + H / 2;
+        const bend = Math.max(45, (bx - ax) / 2);
         ctx.moveTo(ax, ay);
-        ctx.bezierCurveTo(ax + 45, ay, bx - 45, by, bx, by);
+        ctx.bezierCurveTo(ax + bend, ay, bx - bend, by, bx, by);
       }
     }
     ctx.stroke();
-    ctx.font = `${Math.max(12, 12 / k)}px system-ui, sans-serif`;
+    ctx.font = small ? `${11 / k}px system-ui, sans-serif` : "12px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     for (const u of set) {
       const sel = u === this.selected;
+      const top = lay.y[u] + H / 2 - h / 2;
       ctx.fillStyle = "#fff";
-      ctx.fillRect(lay.x[u], lay.y[u], W, H);
+      ctx.fillRect(lay.x[u], top, w, h);
       ctx.fillStyle = this.fill(u);
-      ctx.fillRect(lay.x[u], lay.y[u], 5, H);
+      ctx.fillRect(lay.x[u], top, small ? 4 / k : 5, h);
       ctx.strokeStyle = sel ? "#1d4ed8" : "#64748b";
-      ctx.lineWidth = (sel ? 3 : 1) / Math.min(k, 1);
-      ctx.strokeRect(lay.x[u], lay.y[u], W, H);
+      ctx.lineWidth = (sel ? 2.5 : 1) / k;
+      ctx.strokeRect(lay.x[u], top, w, h);
       if (diff) this.diffMark(u, diff);
-      if (H * k >= 6 || sel) {
-        ctx.fillStyle = "#0f172a";
-        const label = model.nodeName[u];
-        if (H * k >= 10) ctx.fillText(label, lay.x[u] + 10, lay.y[u] + H / 2, W - 14);
-        else ctx.fillText(label, lay.x[u] + W + 6 / k, lay.y[u] + H / 2);
-      }
+      ctx.fillStyle = "#0f172a";
+      const pad = small ? 8 / k : 10;
+      ctx.fillText(fitText(ctx, model.nodeName[u], w - pad - 4 / k), lay.x[u] + pad, lay.y[u] + H / 2);
     }
   }
 }

@@ -97,12 +97,9 @@ def report(
 def _graph(artifacts: ProjectArtifacts, project_dir: str) -> LineageGraph:
     """lineage.json, rebuilt as `build` would when missing, unreadable or stale."""
     path = artifacts.target_path / "lineage.json"
-    why = _stale(path, artifacts)
-    if why is None:
-        try:
-            return load_graph(path)
-        except DbtLineageError as error:
-            why = error.message
+    graph, why = _current(path, artifacts)
+    if graph is not None:
+        return graph
     click.echo(f"Building lineage.json first ({why}).", err=True)
     cache = LineageCache(artifacts.target_path / CACHE_FILE, read=True)
     lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
@@ -111,26 +108,20 @@ def _graph(artifacts: ProjectArtifacts, project_dir: str) -> LineageGraph:
     return graph
 
 
-def _stale(path: Path, artifacts: ProjectArtifacts) -> str | None:
+def _current(path: Path, artifacts: ProjectArtifacts) -> tuple[LineageGraph | None, str]:
+    """The graph at ``path`` when it is up to date, else None and why not."""
     if not path.is_file():
-        return "it does not exist yet"
-    written = path.stat().st_mtime
+        return None, "it does not exist yet"
     catalog = artifacts.target_path / "catalog.json"
-    if catalog.is_file() and catalog.stat().st_mtime > written:
-        return "catalog.json is newer"
-    manifest = Path(artifacts.manifest.path)
-    if manifest.is_file() and manifest.stat().st_mtime > written:
-        graph_checksum = _checksum(path)
-        if graph_checksum != artifacts.manifest.metadata.sha256:
-            return "manifest.json changed since"
-    return None
-
-
-def _checksum(path: Path) -> str | None:
+    if catalog.is_file() and catalog.stat().st_mtime > path.stat().st_mtime:
+        return None, "catalog.json is newer"
     try:
-        return load_graph(path).metadata.manifest_checksum
-    except DbtLineageError:
-        return None
+        graph = load_graph(path)
+    except DbtLineageError as error:
+        return None, error.message
+    if graph.metadata.manifest_checksum != artifacts.manifest.metadata.sha256:
+        return None, "manifest.json changed since"
+    return graph, ""
 
 
 def _node(graph: LineageGraph, name: str) -> str:

@@ -47,7 +47,8 @@ def test_the_page_holds_everything_and_allows_no_connection() -> None:
     assert f"script-src 'sha256-{digest}'" in policy
     assert "unsafe-inline" not in policy
     # Nothing that would load: no external script, stylesheet, image, font or import.
-    assert not re.search(r"<(link|img|iframe)\b", page)
+    assert re.findall(r"<link\b[^>]*>", page) == ['<link rel="icon" href="data:,">']
+    assert not re.search(r"<(img|iframe)\b", page)
     assert not re.search(r"<script[^>]*\bsrc=", page)
     assert "@import" not in page
     assert not re.search(r"url\(\s*['\"]?https?:", page)

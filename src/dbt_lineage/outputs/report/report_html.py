@@ -66,7 +66,7 @@ def report_html(
             "default-src 'none'",
             f"script-src '{_digest(script)}'",
             f"style-src '{_digest(style)}'",
-            "img-src data: blob:",
+            "img-src data:",
             "connect-src 'none'",
             "font-src 'none'",
             "media-src 'none'",
@@ -84,6 +84,8 @@ def report_html(
             '<meta name="referrer" content="no-referrer">\n',
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
             f'<meta name="generator" content="dbt-lineage">\n<title>{page_title}</title>\n',
+            # An inline icon: served over HTTP, a browser would otherwise ask for /favicon.ico.
+            '<link rel="icon" href="data:,">\n',
             f"<style>{style}</style>\n</head>\n<body>\n",
             '<div id="app"><div class="boot">Loading lineage…</div></div>\n',
             f'<script type="application/json" id="dbt-lineage-data">{payload}</script>\n',
