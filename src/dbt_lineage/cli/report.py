@@ -8,7 +8,10 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.artifacts.catalog import load_catalog
+from dbt_lineage.artifacts.manifest import Manifest, load_manifest
 from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
+from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.graph.build import build_graph
@@ -68,18 +71,19 @@ def report(
     no request.
     """
     started = time.perf_counter()
-    artifacts = load_project(project_dir, target_path)
-    graph = _graph(artifacts, project_dir)
+    target_dir = _target_dir(project_dir, target_path)
+    if not (target_dir / "manifest.json").is_file():
+        load_project(project_dir, target_path)  # raises the usual "no manifest.json" error
+    manifest = load_manifest(target_dir / "manifest.json")
+    graph = _graph(target_dir, manifest, project_dir)
     names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
     if names:
         graph = subgraph(graph, [_node(graph, name) for name in names])
     runs = (
-        _runs(artifacts, graph, project_dir, profiles_dir, target, cli_vars) if with_runs else None
+        _runs(target_dir, graph, project_dir, profiles_dir, target, cli_vars) if with_runs else None
     )
-    page = report_html(
-        graph, project=project_facts(artifacts.manifest), runs=runs, title=title or ""
-    )
-    path = Path(output) if output else artifacts.target_path / "lineage.html"
+    page = report_html(graph, project=project_facts(manifest), runs=runs, title=title or "")
+    path = Path(output) if output else target_dir / "lineage.html"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page, encoding="utf-8")
@@ -94,32 +98,45 @@ def report(
     )
 
 
-def _graph(artifacts: ProjectArtifacts, project_dir: str) -> LineageGraph:
+def _target_dir(project_dir: str, target_path: str | None) -> Path:
+    target = Path(target_path) if target_path else Path("target")
+    return target if target.is_absolute() else Path(project_dir) / target
+
+
+def _graph(target_dir: Path, manifest: Manifest, project_dir: str) -> LineageGraph:
     """lineage.json, rebuilt as `build` would when missing, unreadable or stale."""
-    path = artifacts.target_path / "lineage.json"
-    graph, why = _current(path, artifacts)
+    path = target_dir / "lineage.json"
+    graph, why = _current(path, target_dir, manifest)
     if graph is not None:
         return graph
     click.echo(f"Building lineage.json first ({why}).", err=True)
-    cache = LineageCache(artifacts.target_path / CACHE_FILE, read=True)
+    catalog = target_dir / "catalog.json"
+    results = target_dir / "run_results.json"
+    artifacts = ProjectArtifacts(
+        target_dir,
+        manifest,
+        load_catalog(catalog) if catalog.is_file() else None,
+        load_run_results(results) if results.is_file() else None,
+    )
+    cache = LineageCache(target_dir / CACHE_FILE, read=True)
     lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
     graph = build_graph(artifacts, lineage)
     save_graph(graph, path)
     return graph
 
 
-def _current(path: Path, artifacts: ProjectArtifacts) -> tuple[LineageGraph | None, str]:
+def _current(path: Path, target_dir: Path, manifest: Manifest) -> tuple[LineageGraph | None, str]:
     """The graph at ``path`` when it is up to date, else None and why not."""
     if not path.is_file():
         return None, "it does not exist yet"
-    catalog = artifacts.target_path / "catalog.json"
+    catalog = target_dir / "catalog.json"
     if catalog.is_file() and catalog.stat().st_mtime > path.stat().st_mtime:
         return None, "catalog.json is newer"
     try:
         graph = load_graph(path)
     except DbtLineageError as error:
         return None, error.message
-    if graph.metadata.manifest_checksum != artifacts.manifest.metadata.sha256:
+    if graph.metadata.manifest_checksum != manifest.metadata.sha256:
         return None, "manifest.json changed since"
     return graph, ""
 
@@ -130,7 +147,7 @@ def _node(graph: LineageGraph, name: str) -> str:
 
 
 def _runs(
-    artifacts: ProjectArtifacts,
+    target_dir: Path,
     graph: LineageGraph,
     project_dir: str,
     profiles_dir: str | None,
@@ -145,7 +162,8 @@ def _runs(
             return warehouse_runs(instance_reader(warehouse), sorted(graph.nodes))
     except DbtLineageError as error:
         reason = error.one_line()
-    if artifacts.run_results is None:
+    results = target_dir / "run_results.json"
+    if not results.is_file():
         click.echo(
             f"Warning: no run facts: the warehouse could not be read ({reason}) and there is "
             "no target/run_results.json",
@@ -156,7 +174,7 @@ def _runs(
         f"Run facts from target/run_results.json: the warehouse could not be read ({reason})",
         err=True,
     )
-    return run_facts(artifacts.run_results)
+    return run_facts(load_run_results(results))
 
 
 def _size(size: int) -> str:

@@ -14,18 +14,19 @@ import pytest
 from click.testing import CliRunner
 from tests.outputs.report.browser import browser, open_report, save_screenshot
 from tests.outputs.report.synthetic import synthetic_graph
-from tests.queries.shop_graph import ORDERS, STG_ORDERS, shop_graph
+from tests.queries.shop_graph import LEGACY, ORDERS, STG_ORDERS, shop_graph
 
 from dbt_lineage.cli import main
 from dbt_lineage.graph.model import ColumnNode, RelationNode
 from dbt_lineage.outputs.report.project_facts import ProjectFacts
 from dbt_lineage.outputs.report.report_html import report_html
+from dbt_lineage.outputs.report.run_facts import RunFact
 from dbt_lineage.queries.impact import impact
 from dbt_lineage.types import ColumnRef
 
 HOSTILE = (
     "</script><script>window.__pwned = 1</script>"
-    "<img src=x onerror=\"window.__pwned = 2\"><b>not bold</b>"
+    '<img src=x onerror="window.__pwned = 2"><b>not bold</b>'
 )
 
 
@@ -83,6 +84,10 @@ def test_template_report_opens_offline_and_shows_a_columns_impact(
     assert "Weekly revenue" in exposure.inner_text()
     assert "dashboard" in exposure.inner_text()
     save_screenshot(page, "template-report-column.png")
+    # The PII classification from the YAML's meta shows on the node page.
+    page.goto(template_report.resolve().as_uri() + "#/node/model.shop.stg_customers")
+    email = page.locator("tr#col-email")
+    assert email.locator(".class-pii").inner_text() == "PII"
     # Every view renders; deep links open where they point.
     for fragment, selector in (
         ("#/node/model.shop.customers/lifetime_value", "[data-testid=node-page] mark"),
@@ -182,8 +187,12 @@ def test_a_diff_renders_changes_impact_and_sql_side_by_side(
             ],
         },
         "broken_references": [
-            {"node": ORDERS, "column": "created_at", "reference": "stg_orders.created_at",
-             "path": "models/orders.sql"}
+            {
+                "node": ORDERS,
+                "column": "created_at",
+                "reference": "stg_orders.created_at",
+                "path": "models/orders.sql",
+            }
         ],  # fmt: skip
         "unknown": [],
     }
@@ -235,3 +244,28 @@ def test_a_ten_thousand_model_report_opens_and_search_answers(
     save_screenshot(page, "synthetic-10000-overview.png")
     assert opened.errors == []
     assert opened.network_requests(path.resolve().as_uri()) == []
+
+
+def test_run_facts_and_coverage_are_shown(chromium: t.Any, tmp_path: Path) -> None:
+    runs = {
+        ORDERS: RunFact(
+            ORDERS, "success", "inv-42", "2026-01-02T03:04:05Z", 1234, 0.5, "", "build"
+        ),
+        STG_ORDERS: RunFact(STG_ORDERS, "error", "inv-42", "", None, 0.1, "boom", "build"),
+    }
+    path = tmp_path / "runs.html"
+    path.write_text(report_html(shop_graph(), runs=runs), encoding="utf-8")
+    opened = open_report(chromium, path, f"#/node/{ORDERS}")
+    page = opened.page
+    card = page.locator(".run-card")
+    assert "success" in card.inner_text() and "1,234 rows affected" in card.inner_text()
+    assert "2026-01-02 03:04:05 UTC" in card.inner_text() and "inv-42" in card.inner_text()
+    page.goto(path.resolve().as_uri() + f"#/column/{STG_ORDERS}/amount_usd")
+    row = page.locator(f"[data-testid=impact] tr[data-node='{ORDERS}']")
+    assert row.locator(".badge.run").inner_text() == "success"
+    page.goto(path.resolve().as_uri() + "#/coverage")
+    coverage = page.locator("[data-testid=coverage]")
+    reason = coverage.locator(".reason", has_text="parse_error")
+    assert "1 column" in reason.inner_text()
+    assert reason.locator(f"a[href='#/node/{LEGACY}']").count() == 1
+    assert opened.errors == []
