@@ -39,6 +39,7 @@ FORMAT = 1
 NODE_TYPES = ("source", "seed", "model", "snapshot", "exposure")
 EDGE_KINDS = tuple(kind.value for kind in EdgeKind)
 """Kind codes: identity, transform, aggregate, join, filter, group_by, window, sort, distinct."""
+_KIND_CODES = {kind: code for code, kind in enumerate(EdgeKind)}
 
 
 class _Strings:
@@ -55,6 +56,13 @@ class _Strings:
         if found is None:
             found = self.index[value] = len(self.values)
             self.values.append(value)
+        return found
+
+    def many(self, values: t.Iterable[str]) -> list[int]:
+        """The indices of ``values``, interned in one pass (the hot path for columns)."""
+        index = self.index
+        found = [index.setdefault(value, len(index)) for value in values]
+        self.values.extend(list(index)[len(self.values) :])
         return found
 
 
@@ -187,27 +195,36 @@ def _exposures(graph: LineageGraph, node_ids: list[str], strings: _Strings) -> d
 def _columns(
     graph: LineageGraph, node_ids: list[str], project: ProjectFacts, strings: _Strings
 ) -> tuple[dict[str, list[t.Any]], dict[ColumnRef, int]]:
-    table: dict[str, list[t.Any]] = {
-        key: [] for key in ("node", "name", "type", "desc", "reason", "flags")
-    }
-    table.update(tags=[], meta=[], tests=[])
-    index: dict[ColumnRef, int] = {}
+    nodes: list[int] = []
+    columns = []
     for node_position, node_id in enumerate(node_ids):
-        for name, column in graph.columns.get(node_id, {}).items():
-            position = index[ColumnRef(node_id, name)] = len(table["node"])
-            table["node"].append(node_position)
-            table["name"].append(strings(name))
-            table["type"].append(strings(column.data_type))
-            table["desc"].append(strings(column.description))
-            table["reason"].append(strings(column.reason))
-            table["flags"].append((0 if column.resolved else 1) | (2 if column.inferred else 0))
-            if column.tags:
-                table["tags"].append([position, [strings(tag) for tag in column.tags]])
-            if column.meta:
-                table["meta"].append([position, strings(_meta_json(column.meta))])
-            tests = project.column_tests.get(ColumnRef(node_id, name))
-            if tests:
-                table["tests"].append([position, [strings(test) for test in tests]])
+        by_name = graph.columns.get(node_id, {})
+        nodes.extend([node_position] * len(by_name))
+        columns.extend(by_name.values())
+    index = {column.key: position for position, column in enumerate(columns)}
+    table: dict[str, list[t.Any]] = {
+        "node": nodes,
+        "name": strings.many(column.column for column in columns),
+        "type": strings.many(column.data_type for column in columns),
+        "desc": strings.many(column.description for column in columns),
+        "reason": strings.many(column.reason for column in columns),
+        "flags": [(0 if c.resolved else 1) | (2 if c.inferred else 0) for c in columns],
+        "tags": [
+            [position, [strings(tag) for tag in column.tags]]
+            for position, column in enumerate(columns)
+            if column.tags
+        ],
+        "meta": [
+            [position, strings(_meta_json(column.meta))]
+            for position, column in enumerate(columns)
+            if column.meta
+        ],
+        "tests": sorted(
+            [index[ref], [strings(test) for test in tests]]
+            for ref, tests in project.column_tests.items()
+            if ref in index and tests
+        ),
+    }
     return table, index
 
 
@@ -232,7 +249,7 @@ def _edges(
         if edge.kind is None or not isinstance(edge.source, ColumnRef):
             continue
         source = column_index.get(edge.source)
-        kind = EDGE_KINDS.index(edge.kind.value)
+        kind = _KIND_CODES[edge.kind]
         if source is None:
             continue
         if isinstance(edge.target, ColumnRef):
