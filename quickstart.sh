@@ -2,15 +2,34 @@
 # Set up dbt-lineage in .venv and run it on dbt_project_template/ (DuckDB, no server).
 #   ./quickstart.sh                 install, build the template with dbt, build its lineage
 #   ./quickstart.sh --install-only  install only (what .ci/run uses)
+# It installs: .venv (this package with the newest dbt the extras allow, dbt-duckdb,
+# dbt-postgres, dbt-spark with pyspark), .venv-dbt18 (the oldest dbt the extras allow,
+# 1.8, with dbt-duckdb and dbt-postgres 1.8, for tests/macros/test_dbt18.py), and Java 17
+# from Debian when no `java` is on PATH (pyspark needs it); as root, Debian's chromium when
+# missing (the report's browser tests).
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON="${PYTHON:-python3}"
+
+if ! command -v java >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+    else
+        echo "Error: no java on PATH; pyspark (the Spark tests) needs Java 17: apt-get install openjdk-17-jre-headless" >&2
+        exit 1
+    fi
+fi
 
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/python -m pip install --quiet -e '.[dev,spark]'
+
+if [ ! -x .venv-dbt18/bin/python ]; then
+    "$PYTHON" -m venv .venv-dbt18
+fi
+.venv-dbt18/bin/python -m pip install --quiet "dbt-core~=1.8.0" "dbt-duckdb~=1.8.0" "dbt-postgres~=1.8.0"
 # The report's browser tests drive Debian's chromium through Playwright (no browser download).
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq chromium >/dev/null

@@ -27,6 +27,14 @@
         invocation.started_at, dialect)}) %}
   {% endif %}
 
+  {{ return(dbt_lineage._finish_record(steps, dialect, config, node_rows | length, input_rows | length)) }}
+{% endmacro %}
+
+{#
+  Run the hook's steps and report: commit, or roll back and warn (or fail, with
+  dbt_lineage_fail_on_error). Shared by every adapter's write path.
+#}
+{% macro _finish_record(steps, dialect, config, node_count, input_count) %}
   {% set error = dbt_lineage._run_steps(steps, dialect) %}
   {% if error %}
     {% if dialect.transaction %}{% do dbt_lineage._execute('rollback') %}{% endif %}
@@ -40,8 +48,8 @@
         ~ config.schema ~ ", or set dbt_lineage_fail_on_error: true to fail the run instead.") %}
   {% else %}
     {% if dialect.transaction %}{% do adapter.commit() %}{% endif %}
-    {% do log('dbt_lineage: recorded invocation ' ~ invocation_id ~ ' (' ~ node_rows | length
-        ~ ' node runs, ' ~ input_rows | length ~ ' inputs) in ' ~ config.schema, info=true) %}
+    {% do log('dbt_lineage: recorded invocation ' ~ invocation_id ~ ' (' ~ node_count
+        ~ ' node runs, ' ~ input_count ~ ' inputs) in ' ~ config.schema, info=true) %}
   {% endif %}
   {{ return('') }}
 {% endmacro %}

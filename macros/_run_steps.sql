@@ -65,6 +65,8 @@
   {% elif dialect.guard == 'snowflake_block' %}
     {% set block = 'begin\n  ' ~ sql ~ ';\n  return \'\';\nexception\n  when other then\n    return sqlerrm;\nend;' %}
     {{ return('execute immediate ' ~ dbt_lineage._quote(block, dialect)) }}
+  {% elif dialect.guard == 'spark_script' %}
+    {{ return(dbt_lineage._spark_guarded_sql(sql)) }}
   {% elif dialect.guard == 'bigquery_script' %}
     {{ return('begin\n  ' ~ sql ~ ';\n  select \'\' as error;\nexception when error then\n  select @@error.message as error;\nend') }}
   {% else %}

@@ -139,7 +139,8 @@
   {% for col in columns %}
     {% do defs.append(col[0] ~ ' ' ~ dialect.types[col[1]]) %}
   {% endfor %}
-  {{ return('create table if not exists ' ~ relation ~ ' (\n  ' ~ defs | join(',\n  ') ~ '\n)') }}
+  {{ return('create table if not exists ' ~ relation ~ ' (\n  ' ~ defs | join(',\n  ') ~ '\n)'
+      ~ dialect.get('table_options', '')) }}
 {% endmacro %}
 
 {% macro _add_column_sql(relation, column, dialect) %}
@@ -162,6 +163,27 @@
 #}
 {% macro _resolve_inputs_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
   {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
+  {% set builds = dbt_lineage._latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+  {% if dialect.update_style == 'merge' %}
+    {{ return('merge into ' ~ inputs_relation ~ ' as target\nusing (' ~ builds ~ ') as latest\n'
+      ~ 'on target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
+      ~ ' and target.input_unique_id = latest.input_unique_id and latest.recency = 1\n'
+      ~ 'when matched then update set input_invocation_id = latest.build_invocation_id') }}
+  {% else %}
+    {{ return('update ' ~ inputs_relation ~ ' as target\nset input_invocation_id = latest.build_invocation_id\n'
+      ~ 'from (' ~ builds ~ ') as latest\n'
+      ~ 'where target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
+      ~ ' and target.input_unique_id = latest.input_unique_id and latest.recency = 1') }}
+  {% endif %}
+{% endmacro %}
+
+{#
+  For each edge of one invocation (rows of `inputs_relation`, a table or a CTE), every
+  successful run of its input that completed before the consuming node run started, ranked:
+  recency = 1 is the run that built what the consumer read.
+#}
+{% macro _latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+  {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
   {% set fallback = dbt_lineage._literal(invocation_started_at, 'timestamp', dialect) %}
   {% set builds %}
     select edge.unique_id, edge.input_unique_id, build.invocation_id as build_invocation_id,
@@ -178,15 +200,5 @@
      and build.execute_completed_at <= coalesce(consumer.execute_started_at, consumer.compile_started_at, {{ fallback }})
     where edge.invocation_id = {{ inv }}
   {% endset %}
-  {% if dialect.update_style == 'merge' %}
-    {{ return('merge into ' ~ inputs_relation ~ ' as target\nusing (' ~ builds ~ ') as latest\n'
-      ~ 'on target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
-      ~ ' and target.input_unique_id = latest.input_unique_id and latest.recency = 1\n'
-      ~ 'when matched then update set input_invocation_id = latest.build_invocation_id') }}
-  {% else %}
-    {{ return('update ' ~ inputs_relation ~ ' as target\nset input_invocation_id = latest.build_invocation_id\n'
-      ~ 'from (' ~ builds ~ ') as latest\n'
-      ~ 'where target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
-      ~ ' and target.input_unique_id = latest.input_unique_id and latest.recency = 1') }}
-  {% endif %}
+  {{ return(builds) }}
 {% endmacro %}

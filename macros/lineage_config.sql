@@ -37,7 +37,12 @@
 {% macro postgres__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
 {% macro snowflake__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
 {% macro databricks__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
-{% macro spark__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
+{# Spark has no database above the schema (dbt-spark leaves target.database undefined). #}
+{% macro spark__lineage_config() %}
+  {% set config = dbt_lineage._lineage_config(1000000) %}
+  {% do config.update({'database': var('dbt_lineage_database', none)}) %}
+  {{ return(config) }}
+{% endmacro %}
 {% macro redshift__lineage_config() %}{{ return(dbt_lineage._lineage_config(1000000)) }}{% endmacro %}
 {# BigQuery rejects an unresolved GoogleSQL query longer than 1 MB: keep a margin. #}
 {% macro bigquery__lineage_config() %}{{ return(dbt_lineage._lineage_config(900000)) }}{% endmacro %}

@@ -19,6 +19,12 @@
     guard         how a write is run so that its failure can be reported, not raised
                   (docs/decisions/0002-hook-failure-handling.md)
     transaction   whether the writes share one transaction (begin ... commit)
+    row_delete    (optional, default true) false where the tables cannot DELETE rows
+                  (Spark's parquet tables): the hook appends (_spark.sql) and
+                  purge_history rewrites the tables instead
+    table_options (optional) text after CREATE TABLE's column list (Spark: using parquet,
+                  since Spark 3's default Hive text format cannot hold a newline)
+    guard 'spark_script' is chosen at run time (_spark_guard): Spark 4.1+ scripts
 -#}
 {% macro lineage_dialect() %}
   {{ return(adapter.dispatch('lineage_dialect', 'dbt_lineage')()) }}
@@ -94,11 +100,13 @@
   {{ return({'name': 'spark', 'types': types, 'escapes': dbt_lineage._escape_rules('spark'),
              'cast': dbt_lineage._cast_templates(types, '{}'),
              'insert_style': 'json', 'json_from': "(select explode(from_json({}, 'array<map<string,string>>')) as r) as lineage_rows", 'json_get': "r['{key}']", 'update_style': 'merge',
-             'guard': 'none', 'transaction': false}) }}
+             'guard': 'none', 'transaction': false, 'row_delete': false, 'table_options': ' using parquet'}) }}
 {% endmacro %}
 
 {% macro databricks__lineage_dialect() %}
   {% set dialect = dbt_lineage.spark__lineage_dialect() %}
-  {% do dialect.update({'name': 'databricks', 'escapes': dbt_lineage._escape_rules('databricks')}) %}
+  {# Delta tables (Databricks' default format) delete and merge rows #}
+  {% do dialect.update({'name': 'databricks', 'escapes': dbt_lineage._escape_rules('databricks'),
+                        'row_delete': true, 'table_options': ''}) %}
   {{ return(dialect) }}
 {% endmacro %}

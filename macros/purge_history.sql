@@ -38,6 +38,9 @@
 {% macro _purge_sql(relations, cutoff_text, dialect) %}
   {% set old = 'select invocation_id from ' ~ relations.lineage_invocations ~ ' where started_at < '
       ~ dbt_lineage._literal(cutoff_text, 'timestamp', dialect) %}
+  {% if not dialect.get('row_delete', true) %}
+    {{ return(dbt_lineage._spark_purge_sql(relations, old)) }}
+  {% endif %}
   {{ return([
     'delete from ' ~ relations.lineage_run_inputs ~ ' where invocation_id in (' ~ old ~ ')',
     'delete from ' ~ relations.lineage_node_runs ~ ' where invocation_id in (' ~ old ~ ')',

@@ -34,5 +34,5 @@
 {% macro redshift__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
 {% macro snowflake__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
 {% macro bigquery__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro spark__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{% macro spark__record_run(results) %}{{ return(dbt_lineage._spark_record_run(results)) }}{% endmacro %}
 {% macro databricks__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import typing as t
+import uuid
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,29 @@ def postgres_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with PG_LOCK.open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return regenerate("postgres_shop", tmp_path_factory.mktemp("postgres"))
+
+
+@pytest.fixture(scope="session")
+def no_catalog_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fixtures/no_catalog`` compiled only: sources that declare no columns, no catalog."""
+    return regenerate("no_catalog", tmp_path_factory.mktemp("no_catalog"))
+
+
+@pytest.fixture(scope="session")
+def postgres_mixed_case_project(tmp_path_factory: pytest.TempPathFactory) -> t.Iterator[Path]:
+    """``fixtures/postgres_mixed_case`` built and documented in a schema of its own."""
+    _require_postgres()
+    schema = f"mixed_case_{uuid.uuid4().hex[:10]}"
+    os.environ["LINEAGE_PG_MIXED_CASE_SCHEMA"] = schema
+    try:
+        yield regenerate("postgres_mixed_case", tmp_path_factory.mktemp("mixed_case"))
+    finally:
+        os.environ.pop("LINEAGE_PG_MIXED_CASE_SCHEMA", None)
+        subprocess.run(
+            ["psql", "-q", "-h", PG_HOST, "-p", str(PG_PORT), "-U", "postgres", "-d", "postgres",
+             "-c", f'drop schema if exists "{schema}" cascade'],
+            capture_output=True, check=False,
+        )  # fmt: skip
 
 
 @pytest.fixture(scope="session")

@@ -19,4 +19,4 @@ def test_import_contracts_hold() -> None:
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": str(Path(sys.executable).parent)},
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert "3 kept, 0 broken" in completed.stdout
+    assert "4 kept, 0 broken" in completed.stdout

@@ -107,5 +107,8 @@ class UnresolvedReason(str, enum.Enum):
     UNSUPPORTED_STATEMENT = "unsupported_statement"
     UPSTREAM_FAILED = "upstream_failed"
     NO_COLUMNS = "no_columns"
+    UNNAMED_COLUMN = "unnamed_column"
     INTERNAL_ERROR = "internal_error"
     TIMEOUT = "timeout"
+    NOTE = "note"
+    """Not a column's reason: something to know about a node (other statements left out)."""

@@ -55,7 +55,7 @@ def test_supported_manifest_versions_load(tmp_path: Path, version: int) -> None:
     node = manifest.nodes["model.shop.orders"]
     assert node.schema_name == "main"
     assert node.columns["id"].meta == {"classification": "pii"}
-    assert manifest.dialect == "duckdb"
+    assert manifest.metadata.adapter_type == "duckdb"
 
 
 def test_unsupported_version_names_found_and_supported(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ pytestmark = pytest.mark.slow
 
 
 def _build(project: Path, *args: str) -> Result:
-    main._register()
     return CliRunner().invoke(main.cli, ["build", "--project-dir", str(project), *args])
 
 
@@ -56,7 +55,7 @@ def test_template_resolves_every_column(template: Path) -> None:
             "column": "email",
             "layer": "schema",
             "kind": "transform",
-            "expression": "LOWER(TRIM(source.email))",
+            "expression": "LOWER(TRIM(email))",
         }
     ]
     exposure_parents = {

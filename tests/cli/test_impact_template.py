@@ -15,7 +15,6 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def built(template_project: Path) -> Path:
-    main._register()
     result = CliRunner().invoke(main.cli, ["build", "--project-dir", str(template_project)])
     assert result.exit_code == 0, result.output
     return template_project
@@ -53,3 +52,14 @@ def test_staging_date_passes_through_as_identity(built: Path) -> None:
     assert daily["kind"] == "identity"
     assert set(daily["path_kinds"]) == {"identity"}
     assert "exposure.shop.weekly_revenue" in {e["node"] for e in document["exposures"]}
+
+
+def test_a_window_order_key_reaches_the_ranking_column_without_include_indirect(
+    built: Path,
+) -> None:
+    document = _impact(built, "stg_orders.order_date")
+    assert document["options"]["include_indirect"] is False
+    by_key = {(c["node"], c["column"]): c for c in document["columns"]}
+    rank = by_key[("model.shop.int_customer_orders", "customer_order_number")]
+    assert rank["kind"] == "window" and rank["distance"] == 1
+    assert ("model.shop.orders", "is_first_order") in by_key, "and on downstream"

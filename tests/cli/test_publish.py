@@ -238,7 +238,6 @@ def test_an_unreachable_warehouse_is_a_one_line_error(
     project, _ = postgres_shop
     profiles = postgres_profiles("postgres_shop", "unused").replace(f"port: {PG_PORT}", "port: 1")
     (tmp_path / "profiles.yml").write_text(profiles)
-    main._register()
     result = CliRunner().invoke(
         main.cli, ["publish", "--project-dir", str(project), "--profiles-dir", str(tmp_path)]
     )

@@ -29,7 +29,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(*args: str) -> Result:
-    main._register()
     return CliRunner().invoke(main.cli, list(args), catch_exceptions=False)
 
 

@@ -31,7 +31,6 @@ def project(template_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def _report(project: Path, *args: str) -> Result:
-    main._register()
     return CliRunner().invoke(
         main.cli, ["report", "--project-dir", str(project), *args], catch_exceptions=False
     )

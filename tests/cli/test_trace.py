@@ -63,7 +63,6 @@ def invocation_id(project: Path) -> str:
 
 def lineage(project: Path, *args: str) -> Result:
     """Runs ``dbt-lineage <args>`` in-process from the project directory, as a user would."""
-    main._register()
     previous = Path.cwd()
     os.chdir(project)
     dirs = ["--project-dir", str(project)]

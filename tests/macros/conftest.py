@@ -39,6 +39,7 @@ class DbtProject:
     env: dict[str, str] = field(default_factory=dict)
     schema: str = "shop"
     warehouse: str = ""  # duckdb or postgres; defaults to the target's name
+    dbt_bin: str = DBT  # the dbt executable (tests/macros/test_dbt18.py runs dbt 1.8's)
 
     def __post_init__(self) -> None:
         self.warehouse = self.warehouse or self.target
@@ -50,7 +51,14 @@ class DbtProject:
             **(env or {}),
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
         }
-        cmd = [DBT, *args, "--profiles-dir", str(self.path), "--project-dir", str(self.path)]
+        cmd = [
+            self.dbt_bin,
+            *args,
+            "--profiles-dir",
+            str(self.path),
+            "--project-dir",
+            str(self.path),
+        ]
         if args[0] not in ("deps", "clean"):
             cmd += ["--target", self.target]
         proc = subprocess.run(cmd, cwd=self.path, env=run_env, capture_output=True, text=True)
@@ -135,7 +143,9 @@ def copy_project(source: Path, dest: Path) -> Path:
     shutil.copytree(
         source,
         dest,
-        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "*.duckdb*", ".user.yml"),
+        ignore=shutil.ignore_patterns(
+            "target", "dbt_packages", "logs", "spark", "*.duckdb*", ".user.yml"
+        ),
     )
     (dest / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
     lock = dest / "package-lock.yml"

@@ -144,6 +144,16 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     assert pg["guarded_insert"].startswith("do $dbt_lineage_0$\n")
     assert pg["create_schema"] == "create schema if not exists dbt_lineage"
 
+    # Spark's parquet tables cannot DELETE: purge rewrites them through a copy (ADR 0003)
+    sp = sql.pop("spark")
+    assert "create table if not exists dbt_lineage.lineage_node_runs (" in sp["create_table"]
+    assert sp["create_table"].endswith(") using parquet")
+    assert not any(s.startswith("delete") for s in sp["purge"])
+    assert sp["purge"][1].startswith(
+        "insert overwrite table dbt_lineage.lineage_run_inputs select * from "
+        "dbt_lineage.lineage_run_inputs__keep_"
+    )
+    assert "using parquet" not in db["create_table"]  # Databricks: Delta, its default
     for name, rendered in sql.items():
         assert [s.split(" where ")[0] for s in rendered["purge"]][2].startswith("delete from"), name
         assert rendered["delete"].endswith("where invocation_id = 'inv-1'"), name

@@ -88,6 +88,12 @@ def test_template_build_twice(template):
     first = template.run_results()
     template.dbt("build")
     second = template.run_results()
+    assert_builds_recorded(template, first, second)
+
+
+def assert_builds_recorded(template: DbtProject, first: dict, second: dict) -> None:
+    """The lineage tables hold both builds exactly as dbt's run_results.json reports them, and
+    each input of the second build names the run that last built it before its consumer."""
     runs = [(r["metadata"]["invocation_id"], _nodes(r)) for r in (first, second)]
 
     assert sorted(r["invocation_id"] for r in template.rows("lineage_invocations")) == sorted(

@@ -15,7 +15,7 @@ import yaml
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql import column_lineage as column_lineage_module
-from dbt_lineage.sql import expr_walk, pivot_statement, schema_index
+from dbt_lineage.sql import expr_walk, names, pivot_statement, schema_index, statements
 from dbt_lineage.sql.column_lineage import column_lineage
 
 CASES = Path(__file__).parent / "cases"
@@ -117,13 +117,13 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
         dialect="duckdb",
         schema={"orders": {"amount": "double"}},
     )
-    assert lineage.columns["a"][0].expression == "CAST(orders.amount AS INT)"
+    assert lineage.columns["a"][0].expression == "CAST(amount AS INT)", "as written"
     assert lineage.output_types["a"] == "INT"
 
 
 @pytest.mark.parametrize(
     "module",
-    [column_lineage_module, expr_walk, schema_index, pivot_statement],
+    [column_lineage_module, expr_walk, schema_index, pivot_statement, names, statements],
     ids=lambda m: m.__name__,
 )
 def test_doctests(module: t.Any) -> None:
@@ -167,3 +167,104 @@ def test_tables_over_ctes_reads_the_table_instead_of_the_inlined_cte() -> None:
     assert [(u.table, u.column, u.kind) for u in over.columns["doubled"]] == [
         ("__dbt__cte__int_x", "doubled", "identity")
     ]
+
+
+def test_deep_expressions_resolve_without_hitting_the_recursion_limit() -> None:
+    columns = [f"c{i}" for i in range(164)]
+    schema = {"wide": dict.fromkeys(columns, "varchar")}
+    hashed = " || '|' || ".join(f"coalesce(cast({c} as varchar), '')" for c in columns)
+    cases = " ".join(f"when c0 = '{i}' then c{i % 164}" for i in range(500))
+    branches = " union all ".join(f"select c{i} as v from wide" for i in range(30))
+    sql = (
+        f"with u as ({branches}) "
+        f"select md5({hashed}) as row_hash, case {cases} end as picked, "
+        "(select max(v) from u) as top from wide"
+    )
+    lineage = column_lineage(sql, dialect="postgres", schema=schema)
+    assert lineage.unresolved == {}
+    assert {u.column for u in lineage.columns["row_hash"]} == set(columns)
+    assert {u.column for u in lineage.columns["picked"]} == set(columns)
+    assert {u.column for u in lineage.columns["top"]} == {f"c{i}" for i in range(30)}
+
+
+def test_a_long_chain_of_terms_is_named_not_printed() -> None:
+    terms = " + ".join(["amount"] * 3000)
+    lineage = column_lineage(
+        f"select {terms} as total from orders",
+        dialect="duckdb",
+        schema={"orders": {"amount": "int"}},
+    )
+    (upstream,) = lineage.columns["total"]
+    assert upstream.column == "amount" and upstream.kind == "transform"
+    assert len(upstream.expression) <= 2000
+
+
+def test_wide_union_resolves_every_column_of_every_branch() -> None:
+    columns = [f"c{i}" for i in range(300)]
+    schema = {f"t{b}": dict.fromkeys(columns, "int") for b in range(8)}
+    select = ", ".join(columns)
+    sql = " union all ".join(f"select {select} from t{b}" for b in range(8))
+    lineage = column_lineage(sql, dialect="duckdb", schema=schema)
+    assert list(lineage.columns) == columns
+    assert all(len(ups) == 8 for ups in lineage.columns.values())
+
+
+def test_several_statements_are_said_not_silently_dropped() -> None:
+    lineage = column_lineage("select 1 as a; select 2 as b", dialect="duckdb")
+    assert list(lineage.columns) == ["b"]
+    assert lineage.notes and "2 statements" in lineage.notes[0]
+
+
+def test_unknown_dialect_is_a_sql_error() -> None:
+    with pytest.raises(SqlError, match="unknown SQL dialect 'nosuch'"):
+        column_lineage("select 1", dialect="nosuch")
+
+
+def test_messages_are_one_line_without_terminal_escapes() -> None:
+    with pytest.raises(SqlError) as caught:
+        column_lineage("select (a from t where\n b", dialect="duckdb")
+    assert "\x1b" not in caught.value.message and "\n" not in caught.value.message
+    lineage = column_lineage(
+        "select x /* a\ncomment */ from t", dialect="duckdb", schema={"t": {"y": "int"}}
+    )
+    assert all(
+        "\n" not in reason and "\x1b" not in reason for reason in lineage.unresolved.values()
+    )
+
+
+def test_a_stale_list_infers_what_it_lacks_and_still_expands_stars() -> None:
+    schema = {"events": {"id": "int"}}
+    strict = column_lineage("select id, kind from events", dialect="duckdb", schema=schema)
+    assert strict.unresolved["kind"].startswith("unknown_column")
+    lenient = column_lineage(
+        "select id, kind from events", dialect="duckdb", schema=schema, lenient=["events"]
+    )
+    assert lenient.unresolved == {}
+    assert lenient.inferred_schema == {("events",): {"kind": ""}}
+    star = column_lineage(
+        "select * from events", dialect="duckdb", schema=schema, lenient=["events"]
+    )
+    assert list(star.columns) == ["id"]
+    partial = column_lineage(
+        "select * from events", dialect="duckdb", schema=schema, partial=["events"]
+    )
+    assert partial.unresolved["*"].startswith("star_unknown_columns")
+
+
+def test_unnamed_expressions_are_reported_where_the_dialect_naming_is_unknown() -> None:
+    lineage = column_lineage(
+        "select id, count(*) from orders group by id",
+        dialect="duckdb",
+        schema={"orders": {"id": "int"}},
+    )
+    assert list(lineage.columns) == ["id", "_col_1"]
+    assert lineage.unnamed == ("_col_1",)
+
+
+def test_star_sources_name_the_tables_a_top_level_star_passes_through() -> None:
+    lineage = column_lineage(
+        "with s as (select * from raw.events where kind = 'x') select *, 1 as one from s",
+        dialect="duckdb",
+    )
+    assert lineage.star_sources == [("raw", "events")]
+    assert lineage.unresolved["*"].startswith("star_unknown_columns")

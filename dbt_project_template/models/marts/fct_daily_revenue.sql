@@ -5,6 +5,10 @@
         incremental_strategy='delete+insert'
     )
 }}
+{#- Spark tables without Delta/Iceberg cannot delete rows: overwrite the days' partitions instead. -#}
+{% if target.type == 'spark' %}
+{{ config(incremental_strategy='insert_overwrite', partition_by=['order_date'], file_format='parquet') }}
+{% endif %}
 -- Revenue per day; an incremental run re-computes the last loaded day onwards.
 select
     order_date,

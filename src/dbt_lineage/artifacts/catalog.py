@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact, validate_artifact
+from dbt_lineage.artifacts._json import read_artifact
 
 SUPPORTED_VERSIONS = (1,)
 
@@ -47,15 +47,11 @@ def load_catalog(path: str | Path) -> Catalog:
         ArtifactError: missing, unreadable, an unsupported version, or malformed.
     """
     path = Path(path)
-    document = read_artifact(path, kind="catalog", supported=SUPPORTED_VERSIONS)
-    return validate_artifact(
+    catalog = read_artifact(
+        path,
         Catalog,
-        {
-            "nodes": document.get("nodes") or {},
-            "sources": document.get("sources") or {},
-            "path": str(path),
-        },
-        path=path,
         kind="catalog",
+        supported=SUPPORTED_VERSIONS,
         remedy="rerun `dbt docs generate`",
-    )
+    ).model
+    return catalog.model_copy(update={"path": str(path)})

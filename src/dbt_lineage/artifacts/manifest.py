@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import typing as t
 from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact, validate_artifact
+from dbt_lineage.artifacts._json import read_artifact
 from dbt_lineage.artifacts.names import NamedNode
 
 SUPPORTED_VERSIONS = (10, 11, 12)
@@ -116,14 +117,16 @@ class ManifestMetadata(_Artifact):
     project_name: str | None = None
     invocation_id: str | None = None
     generated_at: str | None = None
-    schema_version_number: int = pydantic.Field(default=0, alias="_schema_version_number")
-    sha256: str = pydantic.Field(default="", alias="_sha256")
-    """The sha256 of the manifest file: the version of the project's lineage."""
+    schema_version_number: int = 0
+    """Set by the loader from ``dbt_schema_version``."""
+    sha256: str = ""
+    """Set by the loader: the sha256 of the manifest file, the version of the project's
+    lineage."""
 
 
 class Manifest(_Artifact):
     metadata: ManifestMetadata
-    nodes: dict[str, ManifestNode] = {}
+    nodes: dict[str, ManifestNode]
     sources: dict[str, ManifestNode] = {}
     exposures: dict[str, Exposure] = {}
     path: str = ""
@@ -138,10 +141,6 @@ class Manifest(_Artifact):
         relations.update(self.sources)
         return relations
 
-    @property
-    def dialect(self) -> str:
-        return self.metadata.adapter_type or ""
-
 
 def load_manifest(path: str | Path) -> Manifest:
     """Load and validate ``manifest.json``; the schema version is checked first.
@@ -150,17 +149,22 @@ def load_manifest(path: str | Path) -> Manifest:
         path: the manifest file.
 
     Raises:
-        ArtifactError: missing, unreadable, an unsupported version, or malformed.
+        ArtifactError: missing, unreadable, an unsupported version, or malformed (a
+            manifest without ``nodes`` included).
     """
     path = Path(path)
-    document = read_artifact(path, kind="manifest", supported=SUPPORTED_VERSIONS, checksum=True)
-    document = {
-        "metadata": document["metadata"],
-        "nodes": document.get("nodes") or {},
-        "sources": document.get("sources") or {},
-        "exposures": document.get("exposures") or {},
-        "path": str(path),
-    }
-    return validate_artifact(
-        Manifest, document, path=path, kind="manifest", remedy="regenerate it with dbt"
+    artifact = read_artifact(
+        path,
+        Manifest,
+        kind="manifest",
+        supported=SUPPORTED_VERSIONS,
+        remedy="regenerate it with dbt (`dbt compile`)",
     )
+    manifest = artifact.model
+    metadata = manifest.metadata.model_copy(
+        update={
+            "sha256": hashlib.sha256(artifact.raw).hexdigest(),
+            "schema_version_number": artifact.version,
+        }
+    )
+    return manifest.model_copy(update={"metadata": metadata, "path": str(path)})

@@ -9,6 +9,7 @@ from dbt_lineage.artifacts.catalog import Catalog, load_catalog
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
 from dbt_lineage.artifacts.run_results import RunResults, load_run_results
 from dbt_lineage.errors import ArtifactError
+from dbt_lineage.memory import release_memory
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +47,7 @@ def load_project(
             path=manifest_path,
         )
     manifest = load_manifest(manifest_path)
+    release_memory()  # the parser's buffers for a large manifest
     catalog_path = target / "catalog.json"
     catalog = load_catalog(catalog_path) if catalog_path.is_file() else None
     results_path = target / "run_results.json"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact, validate_artifact
+from dbt_lineage.artifacts._json import read_artifact
 
 SUPPORTED_VERSIONS = (5, 6)
 
@@ -46,8 +46,7 @@ def load_run_results(path: str | Path) -> RunResults:
         ArtifactError: missing, unreadable, an unsupported version, or malformed.
     """
     path = Path(path)
-    document = read_artifact(path, kind="run-results", supported=SUPPORTED_VERSIONS)
-    document["path"] = str(path)
-    return validate_artifact(
-        RunResults, document, path=path, kind="run_results", remedy="rerun dbt"
-    )
+    results = read_artifact(
+        path, RunResults, kind="run-results", supported=SUPPORTED_VERSIONS, remedy="rerun dbt"
+    ).model
+    return results.model_copy(update={"path": str(path)})

@@ -51,7 +51,7 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
         graph = load_lineage(project_dir, target_path, lineage_file)
         report = walk(
             graph,
-            column_target(graph, column),
+            column_target(graph, column, project_dir, target_path),
             depth=depth,
             kinds=kinds or None,
             include_indirect=include_indirect,

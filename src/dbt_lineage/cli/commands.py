@@ -1,13 +1,14 @@
-"""The list of commands the CLI offers; each lives in its own module."""
+"""The commands the CLI offers, each in its own module, imported only when it runs."""
 
 from __future__ import annotations
 
-from dbt_lineage.cli.build import build
-from dbt_lineage.cli.downstream import downstream
-from dbt_lineage.cli.impact import impact
-from dbt_lineage.cli.publish import publish
-from dbt_lineage.cli.report import report
-from dbt_lineage.cli.trace import trace
-from dbt_lineage.cli.upstream import upstream
-
-COMMANDS = [build, upstream, downstream, impact, publish, trace, report]
+COMMANDS = {
+    "build": "dbt_lineage.cli.build:build",
+    "upstream": "dbt_lineage.cli.upstream:upstream",
+    "downstream": "dbt_lineage.cli.downstream:downstream",
+    "impact": "dbt_lineage.cli.impact:impact",
+    "publish": "dbt_lineage.cli.publish:publish",
+    "trace": "dbt_lineage.cli.trace:trace",
+    "report": "dbt_lineage.cli.report:report",
+}
+"""Command name -> ``module:attribute`` of its click command."""

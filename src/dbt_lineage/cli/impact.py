@@ -57,8 +57,49 @@ def impact(
     source:ecom.raw_orders, exposure:weekly_revenue.
     """
     graph = load_lineage(project_dir, target_path, lineage_file)
-    report = impact_of(graph, lookup(graph, target), include_indirect=include_indirect, depth=depth)
+    key = find(graph, target, project_dir, target_path)
+    report = impact_of(graph, key, include_indirect=include_indirect, depth=depth)
     click.echo(render(report, output_format))
+
+
+def find(
+    graph: LineageGraph, text: str, project_dir: str, target_path: str | None
+) -> str | ColumnRef:
+    """The graph key ``text`` names; a node the manifest has but the graph lacks is said to
+    be not built, rather than unknown."""
+    try:
+        return lookup(graph, text)
+    except SelectionError as error:
+        raise _not_built(text, project_dir, target_path, graph) or error from None
+
+
+def _not_built(
+    text: str, project_dir: str, target_path: str | None, graph: LineageGraph
+) -> SelectionError | None:
+    from dbt_lineage.artifacts.manifest import load_manifest
+    from dbt_lineage.artifacts.names import resolve_name
+    from dbt_lineage.errors import DbtLineageError
+
+    path = _target(project_dir, target_path) / "manifest.json"
+    if not path.is_file():
+        return None
+    try:
+        relations = load_manifest(path).relation_nodes()
+    except DbtLineageError:
+        return None
+    candidates = [node.named for node in relations.values()]
+    readings = [text] + [text[:i] for i in range(len(text) - 1, 0, -1) if text[i] == "."]
+    for name in readings:
+        try:
+            node_id = resolve_name(name, candidates)
+        except SelectionError:
+            continue
+        if node_id not in graph.nodes:
+            return SelectionError(
+                f"{node_id} is in the manifest but not in lineage.json (not built): "
+                "run `dbt-lineage build`"
+            )
+    return None
 
 
 def load_lineage(
@@ -67,15 +108,19 @@ def load_lineage(
     """The graph ``dbt-lineage build`` wrote: ``--lineage``, else ``<target>/lineage.json``."""
     if lineage_file is not None:
         return load_graph(lineage_file)
+    return load_graph(_target(project_dir, target_path) / "lineage.json")
+
+
+def _target(project_dir: str, target_path: str | None) -> Path:
     target = Path(target_path) if target_path is not None else Path("target")
-    if not target.is_absolute():
-        target = Path(project_dir) / target
-    return load_graph(target / "lineage.json")
+    return target if target.is_absolute() else Path(project_dir) / target
 
 
-def column_target(graph: LineageGraph, text: str) -> ColumnRef:
+def column_target(
+    graph: LineageGraph, text: str, project_dir: str = ".", target_path: str | None = None
+) -> ColumnRef:
     """The column ``text`` names; a whole node is refused with some of its columns."""
-    key = lookup(graph, text)
+    key = find(graph, text, project_dir, target_path)
     if isinstance(key, ColumnRef):
         return key
     names = list(graph.columns.get(key, {}))[:3]

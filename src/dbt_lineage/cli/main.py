@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 import typing as t
@@ -13,7 +14,22 @@ from dbt_lineage.errors import DbtLineageError
 
 
 class _Group(click.Group):
-    """Turns the project's errors into one red ``Error:`` line and exit code 1."""
+    """Loads each command when it is used; turns the project's errors into one red
+    ``Error:`` line and exit code 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from dbt_lineage.cli.commands import COMMANDS
+
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from dbt_lineage.cli.commands import COMMANDS
+
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
     def invoke(self, ctx: click.Context) -> t.Any:
         try:
@@ -46,14 +62,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.ensure_object(dict)["debug"] = debug
 
 
-def _register() -> None:
-    from dbt_lineage.cli import commands
-
-    for command in commands.COMMANDS:
-        cli.add_command(command)
-
-
 def main() -> None:
     """Console-script entry point."""
-    _register()
     cli(prog_name="dbt-lineage")

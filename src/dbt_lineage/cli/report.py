@@ -8,16 +8,14 @@ from pathlib import Path
 
 import click
 
-from dbt_lineage.artifacts.catalog import load_catalog
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
-from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
+from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
+from dbt_lineage.cli.build import build_lineage
 from dbt_lineage.errors import DbtLineageError
-from dbt_lineage.graph.build import build_graph
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.graph.save import save_graph
 from dbt_lineage.outputs.report.project_facts import project_facts
 from dbt_lineage.outputs.report.report_html import report_html
 from dbt_lineage.outputs.report.run_facts import RunFact, run_facts
@@ -26,8 +24,6 @@ from dbt_lineage.outputs.report.warehouse_runs import warehouse_runs
 from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.instance_reader import instance_reader
 from dbt_lineage.queries.lookup import lookup
-from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
-from dbt_lineage.resolve.project import resolve_project
 from dbt_lineage.types import ColumnRef
 
 
@@ -110,19 +106,7 @@ def _graph(target_dir: Path, manifest: Manifest, project_dir: str) -> LineageGra
     if graph is not None:
         return graph
     click.echo(f"Building lineage.json first ({why}).", err=True)
-    catalog = target_dir / "catalog.json"
-    results = target_dir / "run_results.json"
-    artifacts = ProjectArtifacts(
-        target_dir,
-        manifest,
-        load_catalog(catalog) if catalog.is_file() else None,
-        load_run_results(results) if results.is_file() else None,
-    )
-    cache = LineageCache(target_dir / CACHE_FILE, read=True)
-    lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
-    graph = build_graph(artifacts, lineage)
-    save_graph(graph, path)
-    return graph
+    return build_lineage(project_dir, target_dir).graph
 
 
 def _current(path: Path, target_dir: Path, manifest: Manifest) -> tuple[LineageGraph | None, str]:

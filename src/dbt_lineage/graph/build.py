@@ -54,8 +54,10 @@ def build_graph(artifacts: ProjectArtifacts, lineage: ProjectLineage) -> Lineage
     for node_id, result in lineage.nodes.items():
         node = relations[node_id]
         nodes[node_id] = _relation_node(node, result.columns_from)
+        documented = _Documented(node)
         columns[node_id] = {
-            name: _column_node(node, column) for name, column in result.columns.items()
+            name: _column_node(node, column, documented.get(name))
+            for name, column in result.columns.items()
         }
     builder = _EdgeBuilder(relations, columns, lineage)
     for node_id, result in lineage.nodes.items():
@@ -133,12 +135,16 @@ class _EdgeBuilder:
         target: str | ColumnRef,
         edge_type: EdgeType,
     ) -> None:
+        columns, edges = self.columns, self.edges
         for edge in found:
-            source = self._canonical(edge.upstream, reader)
+            upstream = edge.upstream
+            by_name = columns.get(upstream.node_id)
+            if by_name is not None and upstream.column in by_name:
+                source: ColumnRef | None = upstream
+            else:
+                source = self._canonical(upstream, reader)
             if source is not None:
-                self.edges.append(
-                    LineageEdge(source, target, edge_type, edge.kind, edge.expression)
-                )
+                edges.append(LineageEdge(source, target, edge_type, edge.kind, edge.expression))
 
     def _canonical(self, ref: ColumnRef, reader: str) -> ColumnRef | None:
         """The upstream column's key, adding a column its relation was not known to have.
@@ -163,7 +169,7 @@ class _EdgeBuilder:
                 f"{UnresolvedReason.UNKNOWN_COLUMN.value}: read by {reader}, not an output"
             )
         column = ColumnLineage(ref.column, "", [], reason, inferred=True)
-        by_name[ref.column] = _column_node(node, column)
+        by_name[ref.column] = _column_node(node, column, _Documented(node).get(ref.column))
         self.folded[ref.node_id][ref.column.casefold()] = ref.column
         return ref
 
@@ -185,33 +191,54 @@ def _relation_node(node: ManifestNode, columns_from: str) -> RelationNode:
     )
 
 
-def _column_node(node: ManifestNode, column: ColumnLineage) -> ColumnNode:
-    documented = _documented(node, column.name)
+def _column_node(
+    node: ManifestNode, column: ColumnLineage, documented: ColumnInfo | None
+) -> ColumnNode:
+    if documented is None:
+        return ColumnNode(
+            node_id=node.unique_id,
+            type=NodeType.COLUMN,
+            name=column.name,
+            column=column.name,
+            data_type=column.data_type,
+            resolved=not column.reason,
+            reason=column.reason,
+            inferred=column.inferred,
+        )
     return ColumnNode(
         node_id=node.unique_id,
         type=NodeType.COLUMN,
         name=column.name,
         column=column.name,
-        description=documented.description if documented else "",
-        meta=dict(documented.meta) if documented else {},
-        tags=tuple(documented.tags) if documented else (),
-        data_type=column.data_type or (documented.data_type or "" if documented else ""),
-        resolved=column.resolved,
+        description=documented.description,
+        meta=dict(documented.meta),
+        tags=tuple(documented.tags),
+        data_type=column.data_type or documented.data_type or "",
+        resolved=not column.reason,
         reason=column.reason,
         inferred=column.inferred,
     )
 
 
-def _documented(node: ManifestNode, name: str) -> ColumnInfo | None:
-    """The YAML entry of a column: by its name, else the one entry equal ignoring case."""
-    if not node.columns:
-        return None
-    found = node.columns.get(name)
-    if found is not None:
-        return found
-    wanted = name.casefold()
-    matches = [info for key, info in node.columns.items() if key.casefold() == wanted]
-    return matches[0] if len(matches) == 1 else None
+class _Documented:
+    """A node's YAML columns by name: exactly, else the one entry equal ignoring case."""
+
+    def __init__(self, node: ManifestNode) -> None:
+        self.columns = node.columns
+        self._folded: dict[str, list[ColumnInfo]] | None = None
+
+    def get(self, name: str) -> ColumnInfo | None:
+        if not self.columns:
+            return None
+        found = self.columns.get(name)
+        if found is not None:
+            return found
+        if self._folded is None:
+            self._folded = {}
+            for key, info in self.columns.items():
+                self._folded.setdefault(key.casefold(), []).append(info)
+        matches = self._folded.get(name.casefold(), [])
+        return matches[0] if len(matches) == 1 else None
 
 
 def _metadata(artifacts: ProjectArtifacts) -> GraphMetadata:

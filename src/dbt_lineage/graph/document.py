@@ -12,6 +12,7 @@ from __future__ import annotations
 import typing as t
 
 import pydantic
+import pydantic_core
 
 from dbt_lineage.graph.model import (
     SCHEMA_VERSION,
@@ -120,9 +121,17 @@ _EXPOSURE_FIELDS = ("exposure_type", "label", "url", "maturity", "owner_name", "
 _COMMON_FIELDS = ("description", "path", "meta")
 
 
-def encode(graph: LineageGraph) -> dict[str, t.Any]:
-    """The graph's schema layer as the ``lineage.json`` document (plain JSON values)."""
-    nodes: dict[str, t.Any] = {}
+def encode(graph: LineageGraph) -> t.Iterator[bytes]:
+    """The graph's schema layer as the ``lineage.json`` document, in pieces of JSON.
+
+    Piece by piece (a node's entry, a node's edges) so that a large graph is never held
+    twice more in memory, as a document and as its text.
+    """
+    to_json = pydantic_core.to_json
+    yield b'{"schema_version":' + to_json(SCHEMA_VERSION)
+    yield b',"metadata":' + to_json(_encode_metadata(graph.metadata))
+    yield b',"nodes":{'
+    separator = b""
     for node_id, node in graph.nodes.items():
         if node.layer is not Layer.SCHEMA:
             continue
@@ -130,40 +139,74 @@ def encode(graph: LineageGraph) -> dict[str, t.Any]:
         entry["columns"] = {
             name: _encode_column(column) for name, column in graph.columns.get(node_id, {}).items()
         }
-        nodes[node_id] = entry
-    direct: dict[str, dict[str, list[dict[str, t.Any]]]] = {}
-    indirect: dict[str, dict[str, t.Any]] = {}
-    depends: dict[str, list[dict[str, t.Any]]] = {}
+        yield separator + to_json(node_id) + b":" + to_json(entry)
+        separator = b","
+    direct: dict[str, list[LineageEdge]] = {}
+    indirect: dict[str, list[LineageEdge]] = {}
+    depends: dict[str, list[LineageEdge]] = {}
     for edge in graph.edges:
         if edge.layer is not Layer.SCHEMA:
             continue
-        source, target = edge.source, edge.target
-        entry = (
-            {"node": source.node_id, "column": source.column}
-            if isinstance(source, ColumnRef)
-            else {"node": source}
-        )
-        entry["layer"] = edge.layer.value
-        if edge.kind is not None:
-            entry["kind"] = edge.kind.value
-        if edge.expression:
-            entry["expression"] = edge.expression
+        target = edge.target
+        node_id = target.node_id if isinstance(target, ColumnRef) else str(target)
         if edge.type is EdgeType.DIRECT and isinstance(target, ColumnRef):
-            direct.setdefault(target.node_id, {}).setdefault(target.column, []).append(entry)
-        elif edge.type is EdgeType.INDIRECT and isinstance(target, ColumnRef):
-            sections = indirect.setdefault(target.node_id, {})
-            sections.setdefault("columns", {}).setdefault(target.column, []).append(entry)
+            direct.setdefault(node_id, []).append(edge)
         elif edge.type is EdgeType.INDIRECT:
-            indirect.setdefault(str(target), {}).setdefault("rows", []).append(entry)
+            indirect.setdefault(node_id, []).append(edge)
         elif edge.type is EdgeType.DEPENDS:
-            depends.setdefault(str(target), []).append(entry)
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "metadata": _encode_metadata(graph.metadata),
-        "nodes": nodes,
-        "edges": {"direct": direct, "indirect": indirect, "depends": depends},
-        "diagnostics": [_encode_diagnostic(item) for item in graph.diagnostics],
-    }
+            depends.setdefault(node_id, []).append(edge)
+    yield b'},"edges":{"direct":{'
+    yield from _sections(direct, _direct_entry)
+    yield b'},"indirect":{'
+    yield from _sections(indirect, _indirect_entry)
+    yield b'},"depends":{'
+    yield from _sections(depends, lambda edges: [_edge_entry(edge) for edge in edges])
+    yield b'}},"diagnostics":' + to_json([_encode_diagnostic(item) for item in graph.diagnostics])
+    yield b"}"
+
+
+def _sections(
+    grouped: dict[str, list[LineageEdge]], entry: t.Callable[[list[LineageEdge]], t.Any]
+) -> t.Iterator[bytes]:
+    separator = b""
+    for node_id, edges in grouped.items():
+        yield (
+            separator + pydantic_core.to_json(node_id) + b":" + pydantic_core.to_json(entry(edges))
+        )
+        separator = b","
+
+
+def _direct_entry(edges: list[LineageEdge]) -> dict[str, list[dict[str, t.Any]]]:
+    by_column: dict[str, list[dict[str, t.Any]]] = {}
+    for edge in edges:
+        by_column.setdefault(t.cast(ColumnRef, edge.target).column, []).append(_edge_entry(edge))
+    return by_column
+
+
+def _indirect_entry(edges: list[LineageEdge]) -> dict[str, t.Any]:
+    entry: dict[str, t.Any] = {}
+    for edge in edges:
+        if isinstance(edge.target, ColumnRef):
+            columns = entry.setdefault("columns", {})
+            columns.setdefault(edge.target.column, []).append(_edge_entry(edge))
+        else:
+            entry.setdefault("rows", []).append(_edge_entry(edge))
+    return entry
+
+
+def _edge_entry(edge: LineageEdge) -> dict[str, t.Any]:
+    source = edge.source
+    entry: dict[str, t.Any] = (
+        {"node": source.node_id, "column": source.column}
+        if isinstance(source, ColumnRef)
+        else {"node": source}
+    )
+    entry["layer"] = edge.layer.value
+    if edge.kind is not None:
+        entry["kind"] = edge.kind.value
+    if edge.expression:
+        entry["expression"] = edge.expression
+    return entry
 
 
 def decode(document: Document) -> LineageGraph:

@@ -1,6 +1,7 @@
 """The lineage graph model: nodes and edges of both layers, and the graph that holds them.
 
-Plain frozen dataclasses, cheap to build by the hundred thousand; pydantic checks the JSON
+Plain slotted dataclasses, cheap to build by the hundred thousand (treat them as values:
+nothing in the package changes one after it is built); pydantic checks the JSON
 at the boundary (:mod:`dbt_lineage.graph.document`). Keys are typed: a relation or exposure
 is keyed by its dbt unique id, a column by ``ColumnRef(node_id, column)``, a node run by
 ``RunRef(invocation_id, unique_id)``. In JSON the graph nests by those keys and never joins
@@ -48,7 +49,7 @@ class EdgeType(str, enum.Enum):
     FED = "fed"
 
 
-_node = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+_node = dataclasses.dataclass(slots=True, kw_only=True)
 
 
 @_node
@@ -149,7 +150,7 @@ class NodeRunNode(LineageNode):
         return RunRef(self.invocation_id, self.node_id)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class LineageEdge:
     """A directed edge ``source -> target``.
 

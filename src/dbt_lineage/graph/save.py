@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -15,6 +14,8 @@ def save_graph(graph: LineageGraph, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(path.suffix + ".partial")
-    partial.write_text(json.dumps(encode(graph), separators=(",", ":")), encoding="utf-8")
+    with partial.open("wb") as handle:
+        for piece in encode(graph):
+            handle.write(piece)
     os.replace(partial, path)
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing as t
 from pathlib import Path
 
 from dbt_lineage.graph.model import LineageGraph
@@ -18,6 +19,7 @@ def build_summary(
     resolved: int,
     cached: int,
     report: Coverage | None = None,
+    warnings: t.Sequence[str] = (),
 ) -> str:
     """Nodes, columns, coverage, unresolved columns by reason, diagnostics, and time."""
     report = report if report is not None else coverage(graph)
@@ -28,6 +30,7 @@ def build_summary(
         f"Columns: {report.columns_resolved}/{report.columns_total} resolved "
         f"({report.percent:.1f}%), {len(graph.edges)} edges",
     ]
+    lines += [f"Warning: {warning}" for warning in warnings]
     if not graph.metadata.has_catalog:
         lines.append(
             "No catalog.json: columns come from YAML and SQL; run `dbt docs generate` "

@@ -11,7 +11,7 @@ if t.TYPE_CHECKING:
     from dbt_lineage.resolve.relations import RelationIndex
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class UpstreamEdge:
     """An upstream column of a node: direct (feeds a value) or indirect (steers rows)."""
 
@@ -42,7 +42,7 @@ class ColumnLineage:
         return not self.reason
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class NodeDiagnostic:
     node_id: str
     path: str
@@ -124,7 +124,10 @@ def _edge_json(edge: UpstreamEdge) -> list[str]:
 
 def _edge(item: t.Sequence[str]) -> UpstreamEdge:
     node, column, kind, expression = item
-    return UpstreamEdge(ColumnRef(node, column), EdgeKind(kind), expression)
+    return UpstreamEdge(ColumnRef(node, column), _KINDS[kind], expression)
+
+
+_KINDS = {kind.value: kind for kind in EdgeKind}
 
 
 class SqlNode(t.NamedTuple):
@@ -144,11 +147,15 @@ class NodeInputs:
     schema: dict[str, dict[str, str]]
     """Upstream relation name (as the SQL writes it) -> {column: type}."""
     partial: frozenset[str]
-    """Names in ``schema`` whose columns may be incomplete (YAML, or a catalog that may be
-    stale): a column the SQL reads that they lack is inferred, not an error."""
+    """Names in ``schema`` whose columns may be only some (YAML, SQL with a star over unknown
+    columns): a column the SQL reads that they lack is inferred, not an error."""
     index: RelationIndex | None
     """Set in the process that resolves (workers receive it once, not with every task)."""
     declared: dict[str, str]
     """The node's own declared columns (catalog or YAML), for types and as a fallback."""
     upstream_ids: frozenset[str] = frozenset()
     """The node's dependencies, which decide between relations that share a name."""
+    declared_complete: bool = False
+    """Whether ``declared`` is the warehouse's own list (catalog.json): its names win."""
+    lenient: frozenset[str] = frozenset()
+    """Names in ``schema`` whose columns come from a catalog that may be older than the SQL."""

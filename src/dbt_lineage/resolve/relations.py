@@ -5,7 +5,6 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
-from dbt_lineage.sql.names import table_parts
 
 EPHEMERAL_PREFIX = "__dbt__cte__"
 """dbt inlines an ephemeral model as a CTE named with this prefix."""
@@ -34,10 +33,12 @@ class RelationIndex:
 
     def lookup(self, parts: t.Sequence[str], among: t.Collection[str] = ()) -> str | None:
         """The node id for ``parts``; ``among`` (the reader's dependencies) breaks ties."""
-        key = tuple(part for part in parts if part)
-        found = self._exact.get(key) or self._folded.get(tuple(p.casefold() for p in key))
-        if not found:
-            return None
+        found = self._exact.get(parts)
+        if found is None:
+            key = tuple(part for part in parts if part)
+            found = self._exact.get(key) or self._folded.get(tuple(p.casefold() for p in key))
+            if not found:
+                return None
         if len(found) == 1:
             return found[0]
         narrowed = [node_id for node_id in found if node_id in among] or found
@@ -64,6 +65,8 @@ def schema_name(node: ManifestNode) -> str:
 
 def relation_index(nodes: t.Iterable[ManifestNode], dialect: str) -> RelationIndex:
     """Index every relation node by the parts of the name its children's SQL uses."""
+    from dbt_lineage.sql.names import table_parts  # sqlglot only when some node is resolved
+
     index = RelationIndex(dialect)
     for node in nodes:
         index.add(table_parts(schema_name(node), dialect), node.unique_id)

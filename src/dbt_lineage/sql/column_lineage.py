@@ -1,35 +1,38 @@
 """Column-level lineage of one SQL query: the public single-query API.
 
-Parse once, qualify once (sqlglot's ``qualify`` with the caller's schema, stars expanded),
-build scopes once, then resolve every output column in one memoised pass over the scopes
-(:mod:`dbt_lineage.sql.scope_walk`). What cannot be resolved is reported in
-``QueryLineage.unresolved`` with a reason; only SQL that does not parse raises.
+Parse once; take the query the statement computes (:mod:`statements`); normalise its
+identifiers the dialect's way; build its scopes once; then resolve every output column in
+one memoised pass over the scopes (:mod:`scope_walk`), matching names to the schema's stored
+names by the dialect's rules (:mod:`names`). What cannot be resolved is reported in
+``QueryLineage.unresolved`` with a reason; only SQL that does not parse (or an unknown
+dialect) raises.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing as t
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError, TokenError
-from sqlglot.optimizer.qualify import qualify
-from sqlglot.optimizer.qualify_columns import qualify_columns
+from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql import prequalify
-from dbt_lineage.sql.edges import Edges, dotted
+from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
+from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
-from dbt_lineage.sql.schema_index import SchemaIndex, mapping_schema, schema_index
+from dbt_lineage.sql.render import Renderer
+from dbt_lineage.sql.schema_index import schema_index
 from dbt_lineage.sql.scope_walk import Walker
+from dbt_lineage.sql.statements import statements
+from dbt_lineage.sql.walk_base import Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
-# What sqlglot's qualify may raise on SQL it parsed but cannot qualify. Its own errors, and
-# the plain ones its internals raise on constructs they do not expect.
-_QUALIFY_ERRORS = (SqlglotError, AttributeError, KeyError, IndexError, TypeError, ValueError)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +41,8 @@ class Upstream:
 
     Attributes:
         table: the source table as a dotted, normalised name (``shop.main.orders``).
-        column: the normalised column name.
+        column: the column's name as the schema stores it (as written in the SQL, folded
+            the dialect's way, for a table the schema does not list).
         kind: the ``EdgeKind``: direct (identity, transform, aggregate) or an indirect
             subtype (join, filter, group_by, window, sort, distinct).
         expression: SQL text of the expression or clause that produced the edge.
@@ -66,8 +70,15 @@ class QueryLineage:
         unresolved: output column to reason (an ``UnresolvedReason`` value, ``: detail``
             allowed) for each column whose lineage is incomplete; ``*`` when a star could
             not be expanded.
-        inferred_schema: columns inferred for tables absent from the schema.
+        inferred_schema: columns read from tables the schema does not list, or lists
+            incompletely (``partial``).
         output_types: output column to type when known, else ``""``.
+        star_sources: tables whose unknown columns a top-level ``SELECT *`` passes through
+            unchanged (a column asked of the query that it does not list comes from there).
+        unnamed: output columns the SQL does not name (an expression without an alias) and
+            whose name here is a placeholder (``_col_N``).
+        notes: what the caller should know beyond the columns: other statements left out,
+            problems in the clauses that decide the rows.
     """
 
     columns: dict[str, list[Upstream]]
@@ -75,6 +86,9 @@ class QueryLineage:
     unresolved: dict[str, str]
     inferred_schema: dict[tuple[str, ...], dict[str, str]]
     output_types: dict[str, str]
+    star_sources: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+    unnamed: tuple[str, ...] = ()
+    notes: list[str] = dataclasses.field(default_factory=list)
 
 
 def column_lineage(
@@ -83,24 +97,33 @@ def column_lineage(
     dialect: str,
     schema: t.Mapping[str, t.Any] | None = None,
     tables_over_ctes: t.Collection[str] = (),
+    partial: t.Collection[str] = (),
+    lenient: t.Collection[str] = (),
 ) -> QueryLineage:
     """Resolve every output column of ``sql`` to the base-table columns it comes from.
 
     Args:
-        sql: one SQL query, or an already parsed sqlglot expression (not modified).
+        sql: one SQL statement (a query, CREATE ... AS, INSERT ... SELECT, UPDATE, MERGE),
+            or an already parsed sqlglot expression (not modified).
         dialect: the sqlglot dialect name (``duckdb``, ``postgres``, ``snowflake``...).
-        schema: ``{"[db.][schema.]table": {column: type}}`` with names as written in the
-            SQL, any mix of depths; or a nested ``{catalog: {db: {table: {column: type}}}}``.
+        schema: ``{"[db.][schema.]table": {column: type}}`` with table names as written in
+            SQL and column names as the warehouse stores them, any mix of depths; or a
+            nested ``{catalog: {db: {table: {column: type}}}}``.
         tables_over_ctes: names of top-level CTEs to drop, so that the query reads the table
             of that name in ``schema`` instead (dbt inlines an ephemeral model as a CTE; its
             readers' lineage should run through the model).
+        partial: keys of ``schema`` whose column lists may be only some of the columns (a
+            star over them is not expanded; a column the SQL reads that they lack is
+            inferred, in ``inferred_schema``, not unknown).
+        lenient: keys of ``schema`` whose column lists may be out of date (a catalog older
+            than the SQL): their stars expand, a column they lack is inferred.
 
     Returns:
         The lineage: direct upstreams per output column with kinds, indirect upstreams
-        with subtypes, unresolved columns with reasons, inferred columns of unknown tables.
+        with subtypes and scopes, unresolved columns with reasons, inferred columns.
 
     Raises:
-        SqlError: when the SQL does not parse.
+        SqlError: when the SQL does not parse, or the dialect is unknown.
 
     >>> lineage = column_lineage(
     ...     "select o.id, sum(o.amount) as total from orders o where o.status = 'paid' "
@@ -111,166 +134,213 @@ def column_lineage(
     >>> sorted((u.column, u.kind.value, u.columns) for u in lineage.indirect)
     [('id', 'group_by', None), ('status', 'filter', None)]
     """
-    index = schema_index(schema, dialect)
-    expression = _fresh(sql, dialect, tables_over_ctes)
-    problem = ""
-    try:
-        qualified = _qualify(expression, index, dialect, infer=False)
-    except _QUALIFY_ERRORS as error:
-        try:
-            qualified = _qualify(_fresh(sql, dialect, tables_over_ctes), index, dialect, infer=True)
-        except _QUALIFY_ERRORS:
-            return _unsupported(
-                _fresh(sql, dialect, tables_over_ctes), f"cannot qualify: {_one_line(error)}"
-            )
-    try:
-        root = build_scope(qualified)
-    except _QUALIFY_ERRORS as error:
-        root, problem = None, _one_line(error)
-    if isinstance(qualified, exp.Pivot):
+    _check_dialect(dialect)
+    index = schema_index(schema, dialect, partial, lenient)
+    expression, notes = _fresh(sql, dialect)
+    if expression.find(exp.Pivot) is not None:
+        expression = pivot_statement(expression, dialect)
+    statement = statements(expression)
+    if isinstance(expression, exp.Pivot):
         reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
         detail = "PIVOT without an IN list takes its columns from the data"
-        return QueryLineage({}, [], {"*": f"{reason}: {detail}"}, {}, {})
-    if root is None or not isinstance(root.expression, exp.Query):
-        return _unsupported(qualified, problem or f"not a query: {qualified.key}")
+        return QueryLineage({}, [], {"*": f"{reason}: {detail}"}, {}, {}, notes=notes)
+    if statement.query is None:
+        reason = f"{UnresolvedReason.UNSUPPORTED_STATEMENT.value}: {statement.problem}"
+        return QueryLineage({}, [], {"*": reason}, {}, {}, notes=notes)
+    query = statement.query
+    if tables_over_ctes:
+        _drop_ctes(query, tables_over_ctes)
+    originals = _original_names(query)
     try:
-        return _assemble(Walker(root, index), root, dialect)
-    except (*_QUALIFY_ERRORS, RecursionError) as error:
-        # A construct the walk does not expect: report every column, keep the caller going.
-        return _unsupported(qualified, f"cannot resolve: {type(error).__name__}: {error}")
+        normalize_identifiers(query, dialect=dialect)
+        root = build_scope(query)
+    except (SqlglotError, RecursionError) as error:
+        return _unsupported(query, f"cannot read its scopes: {_one_line(error)}", notes)
+    if root is None or not isinstance(root.expression, exp.Query):
+        return _unsupported(query, f"not a query: {query.key}", notes)
+    walker = Walker(root, index)
+    return _assemble(walker, root, dialect, statement.targets, originals, notes)
 
 
-def _fresh(sql: str | exp.Expr, dialect: str, tables_over_ctes: t.Collection[str]) -> exp.Expr:
+def _check_dialect(dialect: str) -> None:
+    try:
+        Dialect.get_or_raise(dialect)
+    except ValueError as error:
+        raise SqlError(f"unknown SQL dialect '{dialect}': {_one_line(error)}") from error
+
+
+def _fresh(sql: str | exp.Expr, dialect: str) -> tuple[exp.Expr, list[str]]:
     """A tree of our own: a copy of an expression, or the SQL text parsed (the cheaper)."""
     if isinstance(sql, exp.Expr):
-        expression = sql.copy()
-    else:
-        try:
-            statements = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
-        except (ParseError, TokenError) as error:
-            raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
-        if not statements:
-            raise SqlError("SQL does not parse: no statement found")
-        expression = statements[-1]
-    if tables_over_ctes:
-        _drop_ctes(expression, tables_over_ctes)
-    return pivot_statement(expression, dialect)
+        return sql.copy(), []
+    try:
+        statements_ = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
+    except (ParseError, TokenError) as error:
+        raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
+    except RecursionError as error:
+        raise SqlError("SQL does not parse: nested deeper than the parser can follow") from error
+    if not statements_:
+        raise SqlError("SQL does not parse: no statement found")
+    notes = []
+    if len(statements_) > 1:
+        notes.append(
+            f"{len(statements_)} statements: lineage is that of the last one; the others "
+            "(such as SET or CREATE statements before the query) are not read"
+        )
+    return statements_[-1], notes
 
 
 def _drop_ctes(expression: exp.Expr, names: t.Collection[str]) -> None:
     with_ = expression.args.get("with_")
     if not isinstance(with_, exp.With):
         return
-    kept = [cte for cte in with_.expressions if cte.alias not in names]
+    folded = {name.casefold() for name in names}
+    kept = [cte for cte in with_.expressions if cte.alias.casefold() not in folded]
     if not kept:
         with_.pop()
     elif len(kept) != len(with_.expressions):
         with_.set("expressions", kept)
 
 
-def _qualify(expression: exp.Expr, index: SchemaIndex, dialect: str, infer: bool) -> exp.Expr:
-    expression = qualify(
-        expression,
-        dialect=dialect,
-        qualify_columns=False,
-        quote_identifiers=False,
-        validate_qualify_columns=False,
-        identify=False,
-    )
-    prequalify.mark_using_joins(expression)
-    entries = prequalify.known_tables(expression, index)
-    prequalify.split_stars(expression, entries)
-    if infer:
-        prequalify.infer_columns(expression, entries)
-    return qualify_columns(
-        expression,
-        mapping_schema(entries, dialect, plain_types=infer),
-        expand_stars=True,
-        allow_partial_qualification=True,
-        dialect=dialect,
-    )
+def _original_names(query: exp.Expr) -> dict[int, str]:
+    """The root projections' names as written, before identifiers are normalised."""
+    first = query
+    while isinstance(first, exp.SetOperation):
+        first = first.this
+    if isinstance(first, exp.Subquery):
+        first = first.unnest()
+    if not isinstance(first, exp.Select):
+        return {}
+    originals = {}
+    for projection in first.expressions:
+        if isinstance(projection, (exp.Alias, exp.Column, exp.Dot)) and projection.alias_or_name:
+            originals[id(projection)] = projection.alias_or_name
+    return originals
 
 
-def _assemble(walker: Walker, root: Scope, dialect: str) -> QueryLineage:
-    rendered: dict[int, str] = {}
-    generator = Dialect.get_or_raise(dialect).generator()
-
-    def render(node: exp.Expr | None) -> str:
-        if node is None:
-            return ""
-        text = rendered.get(id(node))
-        if text is None:
-            # copy=False: the tree is ours and no longer walked; copying costs more than
-            # generating.
-            text = rendered[id(node)] = generator.generate(node, copy=False)
-        return text
-
+def _assemble(
+    walker: Walker,
+    root: Scope,
+    dialect: str,
+    targets: list[str] | None,
+    originals: dict[int, str],
+    notes: list[str],
+) -> QueryLineage:
+    render = Renderer(dialect)
+    inner_names = list(dict.fromkeys(walker.output_names(root)))
+    resolved = {name: walker.resolve_output(root, name) for name in inner_names}
+    named = output_names(walker, root, dialect, resolved, originals)
     columns: dict[str, list[Upstream]] = {}
     unresolved: dict[str, str] = {}
     output_types: dict[str, str] = {}
-    everything = Edges()
     scoped: dict[t.Any, tuple[exp.Expr | None, list[str]]] = {}
-    for name in walker.output_names(root):
-        edges = walker.resolve_output(root, name)
+    everything = Edges()
+    casts = _output_types(walker, root, render)
+    for position, inner in enumerate(inner_names):
+        edges = resolved[inner]
+        name = named.names[position]
+        if targets is not None and position < len(targets):
+            name = targets[position]
         columns[name] = [
-            Upstream(dotted(parts), column, EdgeKind.by_rank(rank + 1), render(node), parts)
+            Upstream(dotted(parts), column, EdgeKind.by_rank(rank), render(node), parts)
             for (parts, column), (rank, node) in edges.direct.items()
         ]
         if edges.problems:
-            unresolved[name] = "; ".join(edges.problems)
-        output_types[name] = _output_type(walker, root, name, edges, dialect)
+            unresolved[name] = "; ".join(_one_line(problem) for problem in edges.problems)
+        output_types[name] = _output_type(walker, casts.get(inner), edges)
         for ikey, node in edges.scoped.items():
             scoped.setdefault(ikey, (node, []))[1].append(name)
         everything.merge_side(edges)
     rows = walker.scope_rows(root)
     everything.merge_side(rows)
-    for name in columns:
-        if rows.problems and name not in unresolved:
-            unresolved[name] = "; ".join(rows.problems)
+    notes = notes + [f"rows: {_one_line(problem)}" for problem in rows.problems]
     star = _unexpanded_star(walker, root)
-    if star:
+    if star is not None:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
     indirect = [
-        Upstream(dotted(parts), column, EdgeKind(kind), render(node), parts)
+        Upstream(dotted(parts), column, kind, render(node), parts)
         for ((parts, column), kind), node in everything.indirect.items()
     ]
     for ((parts, column), kind), (node, names) in scoped.items():
         if ((parts, column), kind) not in everything.indirect:
             indirect.append(
-                Upstream(dotted(parts), column, EdgeKind(kind), render(node), parts, tuple(names))
+                Upstream(dotted(parts), column, kind, render(node), parts, tuple(names))
             )
     inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
-    return QueryLineage(columns, indirect, unresolved, inferred, output_types)
+    unnamed = tuple(columns_name for columns_name in named.unnamed if columns_name in columns)
+    return QueryLineage(
+        columns,
+        indirect,
+        unresolved,
+        inferred,
+        output_types,
+        star_sources=_star_sources(walker, root),
+        unnamed=unnamed,
+        notes=notes,
+    )
 
 
-def _output_type(walker: Walker, root: Scope, name: str, edges: Edges, dialect: str) -> str:
-    if isinstance(root.expression, exp.Select):
-        for projection in root.expression.selects:
-            if projection.alias_or_name == name:
-                body = projection.unalias()
-                if isinstance(body, exp.Cast):
-                    return body.to.sql(dialect=dialect)
-                break
+def _output_types(walker: Walker, root: Scope, render: Renderer) -> dict[str, str]:
+    """The type each root output is CAST to, by name."""
+    first = root
+    while isinstance(first.expression, exp.SetOperation) and first.set_operation_scopes:
+        first = first.set_operation_scopes[0]
+    if not isinstance(first.expression, exp.Select):
+        return {}
+    return {
+        output.name: render(output.body.to)
+        for output in walker.shape(first).by_name.values()
+        if isinstance(output.body, exp.Cast)
+    }
+
+
+def _output_type(walker: Walker, cast: str | None, edges: Edges) -> str:
+    if cast is not None:
+        return cast
     if len(edges.direct) == 1:
         ((parts, column), (rank, _)) = next(iter(edges.direct.items()))
-        if rank == 0:
-            return walker.known.get(parts, {}).get(column, "")
+        table = walker.known.get(parts)
+        if rank == IDENTITY and table is not None:
+            return table.columns.get(column, "")
     return ""
 
 
-def _unexpanded_star(walker: Walker, root: Scope) -> str:
-    scope = root
-    while isinstance(scope.expression, exp.SetOperation):
-        scope = scope.set_operation_scopes[0]
-    if not isinstance(scope.expression, exp.Select):
-        return ""
-    stars = walker.projections(scope)[1]
-    if stars:
-        return f"{stars[0].sql()} over a source whose columns are unknown"
-    return ""
+def _unexpanded_star(walker: Walker, root: Scope) -> str | None:
+    for branch in walker.value_branches(root):
+        if isinstance(branch.expression, exp.Select):
+            stars = walker.shape(branch).stars
+            if stars:
+                text = _one_line(stars[0].node.sql(comments=False))
+                return f"{text} over a source whose columns are unknown"
+    return None
 
 
-def _unsupported(expression: exp.Expr, detail: str) -> QueryLineage:
+def _star_sources(walker: Walker, root: Scope) -> list[Parts]:
+    """The tables whose unknown columns the root's stars pass through, unchanged."""
+    found: dict[Parts, None] = {}
+    pending: list[Star] = []
+    for branch in walker.value_branches(root):
+        if isinstance(branch.expression, exp.Select):
+            pending.extend(walker.shape(branch).stars)
+    seen: set[int] = set()
+    while pending:
+        star = pending.pop()
+        source = star.source
+        if id(source) in seen:
+            continue
+        seen.add(id(source))
+        if isinstance(source, Scope):
+            if source.is_udtf:
+                continue
+            for branch in walker.value_branches(source):
+                if isinstance(branch.expression, exp.Select):
+                    pending.extend(walker.shape(branch).stars)
+        elif isinstance(source.this, exp.Identifier):
+            found[walker.table_info(source)[0]] = None
+    return list(found)
+
+
+def _unsupported(expression: exp.Expr, detail: str, notes: list[str]) -> QueryLineage:
     reason = f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}"
     names = (
         [sel.alias_or_name for sel in expression.selects]
@@ -284,11 +354,12 @@ def _unsupported(expression: exp.Expr, detail: str) -> QueryLineage:
         unresolved=dict.fromkeys(names, reason),
         inferred_schema={},
         output_types={name: "" for name in names if name != "*"},
+        notes=notes,
     )
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())
+def _one_line(error: BaseException | str) -> str:
+    return " ".join(_ANSI.sub("", str(error)).split())
 
 
 __all__ = ["QueryLineage", "Upstream", "column_lineage"]

@@ -14,9 +14,11 @@ import typing as t
 
 from sqlglot import exp
 
-IDENTITY = 0
-TRANSFORM = 1
-AGGREGATE = 2
+from dbt_lineage.types import EdgeKind
+
+IDENTITY = EdgeKind.IDENTITY.rank
+TRANSFORM = EdgeKind.TRANSFORM.rank
+AGGREGATE = EdgeKind.AGGREGATE.rank
 
 DIRECT = "direct"
 WINDOW = "window"
@@ -24,6 +26,7 @@ WINDOW = "window"
 # Navigation functions: over a window they pick a neighbouring value, they do not aggregate.
 _NAVIGATION = (exp.Lag, exp.Lead, exp.FirstValue, exp.LastValue, exp.NthValue, exp.First, exp.Last)
 _TRANSPARENT = (exp.Alias, exp.Paren, exp.Subquery)
+_LEAVES = frozenset({exp.Literal, exp.Null, exp.Boolean, exp.DataType, exp.Var, exp.Star})
 
 
 class Occurrence(t.NamedTuple):
@@ -49,13 +52,23 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
     >>> import sqlglot
     >>> sorted((o.node.sql(), o.rank, o.role) for o in expr_walk(
     ...     sqlglot.parse_one("SUM(a) OVER (PARTITION BY b)"), ()))
-    [('a', 2, 'direct'), ('b', 0, 'window')]
+    [('a', 3, 'direct'), ('b', 1, 'window')]
     """
+    if type(root) is exp.Column:
+        return [Occurrence(root, IDENTITY, DIRECT)]
     found: list[Occurrence] = []
     stack: list[tuple[exp.Expr, int, str, frozenset[str]]] = [(root, IDENTITY, DIRECT, frozenset())]
     while stack:
         node, rank, role, params = stack.pop()
-        if isinstance(node, exp.TableColumn):  # a whole row used as a value (Postgres)
+        kind = type(node)
+        if kind is exp.Column:
+            if not (params and _bound(node, params)):
+                found.append(Occurrence(node, rank, role))
+            continue
+        if kind in _LEAVES:
+            continue
+        if kind is exp.TableColumn or kind is exp.Columns:
+            # A whole row used as a value (Postgres), or columns chosen by a pattern.
             found.append(Occurrence(node, max(rank, TRANSFORM), role))
             continue
         field = _field(node)
@@ -63,10 +76,6 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
             column = node.this
             if not (params and _bound(column, params)):
                 found.append(Occurrence(column, max(rank, TRANSFORM), role, field))
-            continue
-        if isinstance(node, exp.Column):
-            if not (params and _bound(node, params)):
-                found.append(Occurrence(node, rank, role))
             continue
         if isinstance(node, exp.Query) and id(node) in subqueries:
             found.append(Occurrence(node, rank, role))
@@ -86,7 +95,17 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
                     stack.append((child, IDENTITY, WINDOW, params))
             continue
         if isinstance(node, exp.Lambda):
-            params = params | {param.name for param in node.expressions}
+            names = {param.name for param in node.expressions}
+            body = node.this.find_all(exp.Column, exp.Identifier)
+            if not any(used.name in names for used in body):
+                # `payload -> 'items'` in a function's arguments reads as a lambda, but its
+                # body never uses the "parameter": a JSON path over column `payload`.
+                for param in node.expressions:
+                    column = exp.column(param.name, quoted=param.args.get("quoted"))
+                    found.append(Occurrence(column, max(rank, TRANSFORM), role))
+                stack.append((node.this, max(rank, TRANSFORM), role, params))
+                continue
+            params = params | names
         if isinstance(node, exp.AggFunc):
             child_rank = AGGREGATE
         elif isinstance(node, (exp.Filter, exp.WithinGroup)) and isinstance(node.this, exp.AggFunc):

@@ -38,7 +38,6 @@ def chromium() -> t.Iterator[t.Any]:
 
 @pytest.fixture(scope="module")
 def template_report(template_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    main._register()
     output = tmp_path_factory.mktemp("report") / "lineage.html"
     result = CliRunner().invoke(
         main.cli, ["report", "--project-dir", str(template_project), "--output", str(output)]
