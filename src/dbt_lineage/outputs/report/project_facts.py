@@ -44,7 +44,7 @@ def project_facts(manifest: Manifest) -> ProjectFacts:
         owner = node.attached_node or _only(node.depends_on.nodes, relations)
         if owner is None or owner not in relations:
             continue
-        name = node.test_metadata.name if node.test_metadata and node.test_metadata else ""
+        name = node.test_metadata.name if node.test_metadata else ""
         name = name or node.name
         if node.column_name:
             column_tests.setdefault(ColumnRef(owner, node.column_name), []).append(name)
