@@ -60,14 +60,15 @@ export function DiffPage({ model, nodeId }) {
         <section class="card">
           <h3>Broken references <span class="count">{diff.broken_references.length}</span></h3>
           <table class="grid">
-            <thead><tr><th>Node</th><th>Column</th><th>Reference</th><th>Path</th></tr></thead>
+            <thead><tr><th>Node</th><th>Column</th><th>Reference</th><th>Path</th><th>Why</th></tr></thead>
             <tbody>
               {diff.broken_references.map((b, i) => (
                 <tr key={i}>
                   <td><NodeRef model={model} id={b.node} /></td>
                   <td class="mono">{b.column}</td>
-                  <td class="mono small">{b.reference}</td>
+                  <td class="mono small">{refText(b.reference)}</td>
                   <td class="mono small">{Array.isArray(b.path) ? b.path.join(" → ") : b.path}</td>
+                  <td class="small">{b.message || b.kind || ""}</td>
                 </tr>
               ))}
             </tbody>
@@ -84,12 +85,33 @@ export function DiffPage({ model, nodeId }) {
           </ul>
         </section>
       )}
+      {(diff.lineage_breaks || []).length > 0 && (
+        <section class="card">
+          <h3>Lineage breaks <span class="count">{diff.lineage_breaks.length}</span></h3>
+          <ul>
+            {diff.lineage_breaks.map((b, i) => (
+              <li key={i}>
+                <ColumnRef model={model} node={b.node} name={b.column} full /> <span class="badge">{b.kind}</span>{" "}
+                <span class="small muted">
+                  {b.reason} {(b.lost || []).length > 0 && `(lost: ${b.lost.map(refText).join(", ")})`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {(diff.notes || []).length > 0 && (
+        <section class="card">
+          <h3>Notes</h3>
+          <ul class="small">{diff.notes.map((n, i) => <li key={i}>{String(n)}</li>)}</ul>
+        </section>
+      )}
       <div class="two">
         <section class="card">
           <h3>Impacted exposures <span class="count">{(impacted.exposures || []).length}</span></h3>
           {(impacted.exposures || []).map((e) => (
             <div key={e.node} class="row gap">
-              <NodeRef model={model} id={e.node} /> <span class={`badge exp-${e.type}`}>{e.type}</span> <span class="small muted">{e.owner}</span>
+              <NodeRef model={model} id={e.node} /> <span class={`badge exp-${e.type}`}>{e.type}</span> <span class="small muted">{ownerText(e.owner)}</span>
             </div>
           ))}
         </section>
@@ -112,7 +134,7 @@ export function DiffPage({ model, nodeId }) {
               {list.map((c, i) => (
                 <li key={i}>
                   <ColumnRef model={model} node={c.node} name={c.column} full />
-                  {c.via && <span class="small muted"> via {typeof c.via === "string" ? c.via : JSON.stringify(c.via)}</span>}
+                  {c.via && <span class="small muted"> via {refText(c.via)}</span>}
                 </li>
               ))}
             </ul>
@@ -197,4 +219,18 @@ export function lineDiff(base, head) {
     }
   }
   return rows;
+}
+
+// A reference as text: "node.column (kind)" from {node, column, kind}, or as given.
+function refText(ref) {
+  if (ref == null) return "";
+  if (typeof ref !== "object") return String(ref);
+  const name = [ref.node, ref.column].filter(Boolean).join(".");
+  return ref.kind ? `${name} (${ref.kind})` : name;
+}
+
+function ownerText(owner) {
+  if (owner == null) return "";
+  if (typeof owner !== "object") return String(owner);
+  return [owner.name, owner.email && `<${owner.email}>`].filter(Boolean).join(" ");
 }

@@ -164,6 +164,7 @@ def test_the_impact_panel_matches_the_impact_query(chromium: t.Any, tmp_path: Pa
 def test_a_diff_renders_changes_impact_and_sql_side_by_side(
     chromium: t.Any, tmp_path: Path
 ) -> None:
+    """A document in the layout `dbt-lineage diff --format json` writes (issue 9)."""
     diff = {
         "schema_version": 1,
         "verdict": "block",
@@ -174,37 +175,55 @@ def test_a_diff_renders_changes_impact_and_sql_side_by_side(
                 "class": "partial",
                 "columns": {"amount_usd": "logic", "ordered_at": "renamed_from:created_at"},
                 "reasons": ["amount_usd: expression changed"],
+                "sql": {
+                    "base": "select\n  id as order_id,\n  amount as amount_usd",
+                    "head": "select\n  id as order_id,\n  amount * 2 as amount_usd",
+                },
             }
         ],
         "impacted": {
             "columns": [
-                {"node": ORDERS, "column": "amount_usd", "distance": 1, "via": "amount_usd"}
+                {
+                    "node": ORDERS,
+                    "column": "amount_usd",
+                    "distance": 1,
+                    "via": {"node": STG_ORDERS, "column": "amount_usd", "kind": "identity"},
+                }
             ],
-            "models": [ORDERS],
+            "models": [{"node": ORDERS, "type": "model", "name": "orders", "distance": 1}],
             "exposures": [
-                {"node": "exposure.shop.orders_app", "type": "application", "owner": "Ops"}
+                {
+                    "node": "exposure.shop.orders_app",
+                    "type": "application",
+                    "owner": {"name": "Ops", "email": "ops@example.com"},
+                    "distance": 2,
+                }
             ],
         },
         "broken_references": [
             {
                 "node": ORDERS,
-                "column": "created_at",
-                "reference": "stg_orders.created_at",
+                "column": None,
+                "reference": {"node": STG_ORDERS, "column": "created_at"},
                 "path": "models/orders.sql",
+                "kind": "sql",
+                "message": "orders still reads stg_orders.created_at",
             }
-        ],  # fmt: skip
+        ],
         "unknown": [],
+        "notes": ["base compiled into analytics_prod, head into ci_pr_42"],
     }
-    facts = ProjectFacts(sql={STG_ORDERS: "select\n  id as order_id,\n  amount * 2 as amount_usd"})
-    base = {STG_ORDERS: "select\n  id as order_id,\n  amount as amount_usd"}
     path = tmp_path / "diff.html"
-    path.write_text(report_html(shop_graph(), project=facts, diff=diff, base_sql=base), "utf-8")
+    path.write_text(report_html(shop_graph(), diff=diff), "utf-8")
     opened = open_report(chromium, path)
     page = opened.page
     page.wait_for_selector("[data-testid=diff]")
     assert "block" in page.locator(".verdict").inner_text().lower()
     assert "renamed from created_at" in page.locator(".changed-row").inner_text()
-    assert "stg_orders.created_at" in page.locator("[data-testid=diff]").inner_text()
+    text = page.locator("[data-testid=diff]").inner_text()
+    assert f"{STG_ORDERS}.created_at" in text
+    assert "Ops <ops@example.com>" in text
+    assert f"via {STG_ORDERS}.amount_usd (identity)" in text
     page.locator(".changed-row a.node-link").first.click()
     page.wait_for_selector("[data-testid=side-by-side]")
     assert page.locator(".side-by-side .line.del").all_inner_texts() == ["  amount as amount_usd"]
@@ -213,7 +232,7 @@ def test_a_diff_renders_changes_impact_and_sql_side_by_side(
     ]
     page.goto(path.resolve().as_uri() + f"#/column/{STG_ORDERS}/amount_usd")
     page.wait_for_selector("[data-testid=explorer] .box")
-    assert page.locator(f".box[data-node='{STG_ORDERS}']").get_attribute("class").count("changed")
+    assert "changed" in page.locator(f".box[data-node='{STG_ORDERS}']").get_attribute("class")
     assert page.locator(f".box[data-node='{ORDERS}'] .box-row.impacted").count() == 1
     save_screenshot(page, "diff-column.png")
     assert opened.errors == []

@@ -17,7 +17,8 @@ parallel arrays indexed by integer id; edges are parallel arrays of those ids. L
 - ``diagnostics``: ``[node, reason, message, path, [columns]]``;
 - ``runs`` (or null): ``node status inv at rows secs msg cmd`` and ``source``;
 - ``diff`` (or null): the ``dbt-lineage diff`` JSON document as given, plus ``sql``:
-  ``{node_id: {"base": text, "head": text}}`` for changed nodes.
+  ``{node_id: {"base": text, "head": text}}`` for changed nodes (a change's own ``sql``
+  first, else ``base_sql`` and the head's compiled SQL).
 """
 
 from __future__ import annotations
@@ -305,7 +306,11 @@ def _diff(
         node_id = change.get("node")
         if not isinstance(node_id, str):
             continue
-        sides = {"base": base_sql.get(node_id, ""), "head": project.sql.get(node_id, "")}
+        given = change.get("sql") if isinstance(change.get("sql"), dict) else {}
+        sides = {
+            "base": given.get("base") or base_sql.get(node_id, ""),
+            "head": given.get("head") or project.sql.get(node_id, ""),
+        }
         if change.get("change") == "removed":
             sides["head"] = ""
         if change.get("change") == "added":
