@@ -209,15 +209,29 @@ export function lineDiff(base, head) {
   const rows = [];
   let i = 0;
   let j = 0;
+  let dels = [];
+  let adds = [];
+  const flush = () => {
+    // A run of removed lines beside a run of added ones: changed lines, side by side.
+    for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
+      const base = dels[k] ?? null;
+      const head = adds[k] ?? null;
+      rows.push({ base, head, kind: base !== null && head !== null ? "mod" : base !== null ? "del" : "add" });
+    }
+    dels = [];
+    adds = [];
+  };
   while (i < m || j < n) {
     if (i < m && j < n && a[i] === b[j]) {
+      flush();
       rows.push({ base: a[i++], head: b[j++], kind: "same" });
     } else if (j < n && (i >= m || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      rows.push({ base: null, head: b[j++], kind: "add" });
+      adds.push(b[j++]);
     } else {
-      rows.push({ base: a[i++], head: null, kind: "del" });
+      dels.push(a[i++]);
     }
   }
+  flush();
   return rows;
 }
 
