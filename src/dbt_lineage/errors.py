@@ -59,3 +59,7 @@ class SelectionError(DbtLineageError):
 
 class WarehouseError(DbtLineageError):
     """The warehouse refused a read or a write."""
+
+
+class OutputError(DbtLineageError):
+    """An output path cannot be written: not a file, no such directory, no permission."""

@@ -56,8 +56,3 @@ def _malloc_trim() -> t.Any:
         return getattr(ctypes.CDLL(name), "malloc_trim", None)
     except OSError:
         return None
-
-
-def memory() -> None:
-    """Module entry: release free memory now (see :func:`release_memory`)."""
-    release_memory()

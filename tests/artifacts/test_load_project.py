@@ -129,3 +129,67 @@ def test_manifest_of_a_catalog_kind_is_rejected(tmp_path: Path) -> None:
     document["metadata"]["dbt_schema_version"] = "https://schemas.getdbt.com/dbt/catalog/v1.json"
     with pytest.raises(ArtifactError, match="not a dbt manifest artifact"):
         load_manifest(_write(tmp_path, document))
+
+
+def test_run_results_are_read_only_when_asked(tmp_path: Path) -> None:
+    _write(tmp_path, _manifest(12))
+    version = "https://schemas.getdbt.com/dbt/run-results/v99.json"
+    _write(tmp_path, {"metadata": {"dbt_schema_version": version}}, "run_results.json")
+    assert load_project(tmp_path).run_results is None, "a build never reads them"
+    with pytest.raises(ArtifactError, match="unsupported run-results version v99"):
+        load_project(tmp_path, run_results=True)
+
+
+def test_manifest_without_nodes_is_an_error_not_an_empty_project(tmp_path: Path) -> None:
+    document = _manifest(12)
+    del document["nodes"]
+    with pytest.raises(ArtifactError, match="malformed at nodes: Field required"):
+        load_manifest(_write(tmp_path, document))
+
+
+def _catalog(nodes: dict[str, object] | list[object]) -> dict[str, object]:
+    return {
+        "metadata": {"dbt_schema_version": "https://schemas.getdbt.com/dbt/catalog/v1.json"},
+        "nodes": nodes,
+        "sources": {},
+    }
+
+
+def _table(name: str) -> dict[str, object]:
+    return {
+        "metadata": {"type": "BASE TABLE", "schema": "main", "name": name},
+        "columns": {"id": {"name": "id", "type": "INTEGER", "index": 1}},
+    }
+
+
+def test_a_catalog_of_another_project_is_set_aside_with_a_warning(tmp_path: Path) -> None:
+    _write(tmp_path, _manifest(12))
+    _write(tmp_path, _catalog({"model.other.thing": _table("thing")}), "catalog.json")
+    artifacts = load_project(tmp_path)
+    assert artifacts.catalog is None
+    (warning,) = artifacts.warnings
+    assert "belongs to another project" in warning and "dbt docs generate" in warning
+
+
+@pytest.mark.parametrize("nodes", [[], {}])
+def test_an_empty_catalog_is_not_used(tmp_path: Path, nodes: object) -> None:
+    _write(tmp_path, _manifest(12))
+    _write(tmp_path, _catalog(nodes), "catalog.json")  # type: ignore[arg-type]
+    artifacts = load_project(tmp_path)
+    assert artifacts.catalog is None
+    assert "lists no relation" in artifacts.warnings[0]
+
+
+def test_a_catalog_missing_relations_is_kept_and_said(tmp_path: Path) -> None:
+    document = _manifest(12)
+    document["nodes"]["model.shop.customers"] = {  # type: ignore[index]
+        **document["nodes"]["model.shop.orders"],  # type: ignore[index]
+        "unique_id": "model.shop.customers",
+        "name": "customers",
+    }
+    _write(tmp_path, document)
+    _write(tmp_path, _catalog({"model.shop.orders": _table("orders")}), "catalog.json")
+    artifacts = load_project(tmp_path)
+    assert artifacts.catalog is not None
+    (warning,) = artifacts.warnings
+    assert "misses 1 of the manifest's 2 relations (model.shop.customers)" in warning

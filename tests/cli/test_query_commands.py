@@ -24,6 +24,7 @@ from dbt_lineage.graph.save import save_graph
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project directory whose target/ holds the shop's lineage.json."""
     directory = tmp_path_factory.mktemp("shop")
+    (directory / "target").mkdir()
     save_graph(shop_graph(), directory / "target" / "lineage.json")
     return directory
 
@@ -145,3 +146,23 @@ def test_missing_lineage_json_says_to_build(tmp_path: Path) -> None:
 def test_bad_depth_is_a_usage_error(project: Path) -> None:
     result = _run("impact", "orders", "--project-dir", str(project), "--depth", "0")
     assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, "one line"
+    assert result.stderr.startswith("Error: Invalid value for '--depth'")
+    assert "dbt-lineage impact --help" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["impact", "orders", "--format", "xml"], ["build", "--jobs", "0"], ["nosuch"]],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    result = _run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+
+
+def test_a_project_dir_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    result = _run("build", "--project-dir", str(tmp_path / "nope"))
+    assert result.exit_code == 1
+    assert "project directory does not exist" in result.stderr

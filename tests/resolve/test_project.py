@@ -177,3 +177,30 @@ def test_a_node_that_is_not_built_says_so(template_project: Path, tmp_path: Path
     result = CliRunner().invoke(main.cli, ["impact", "customers", "--project-dir", str(project)])
     assert result.exit_code == 1
     assert "not built" in result.output and "dbt-lineage build" in result.output
+
+
+def test_a_partial_manifest_keeps_earlier_lineage_of_unchanged_code(
+    template_project: Path, tmp_path: Path
+) -> None:
+    project = copy_project(template_project, tmp_path)
+    shutil.copytree(template_project / "target", project / "target", dirs_exist_ok=True)
+    shutil.copy(template_project / "shop.duckdb", project / "shop.duckdb")
+    assert _build(project).exit_code == 0
+    full = _lineage(project)
+    orders_sql = project / "models" / "marts" / "orders.sql"
+    orders_sql.write_text(orders_sql.read_text() + "\n-- changed after the last compile\n")
+    dbt(project, "test", "--select", "stg_orders")  # writes a manifest without models' SQL
+    manifest = json.loads((project / "target" / "manifest.json").read_text())
+    assert not manifest["nodes"]["model.shop.customers"].get("compiled_code")
+    result = _build(project)
+    assert result.exit_code == 0, result.output
+    assert "the manifest looks partial" in result.output and "dbt compile" in result.output
+    after = _lineage(project)
+    customers = "model.shop.customers"
+    assert after["edges"]["direct"][customers] == full["edges"]["direct"][customers]
+    notes = {d["node_id"]: d for d in after["diagnostics"] if d["reason"] == "note"}
+    assert "earlier build" in notes[customers]["message"]
+    orders = _columns(after, "model.shop.orders")
+    assert all(c["reason"].startswith("no_compiled_sql") for c in orders.values()), (
+        "its code changed since it was compiled: nothing is reused"
+    )

@@ -21,6 +21,13 @@ _VERSION = re.compile(r"/(?P<kind>[a-z-]+)/v(?P<number>\d+)\.json$")
 _VERSION_FIELD = re.compile(rb'"dbt_schema_version"\s*:\s*"([^"]*)"')
 _HEAD = 65536
 
+
+class ArtifactModel(pydantic.BaseModel):
+    """The base of every model of a dbt artifact: unknown fields ignored, frozen."""
+
+    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
 Model = t.TypeVar("Model", bound=pydantic.BaseModel)
 
 

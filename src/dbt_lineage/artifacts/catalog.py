@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
+import typing as t
 from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 
 SUPPORTED_VERSIONS = (1,)
 
 
-class _Artifact(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class CatalogColumn(_Artifact):
+class CatalogColumn(ArtifactModel):
     name: str
     type: str | None = None
     index: int | None = None
 
 
-class CatalogTable(_Artifact):
+class CatalogTable(ArtifactModel):
     columns: dict[str, CatalogColumn] = {}
     unique_id: str | None = None
 
@@ -31,10 +28,16 @@ class CatalogTable(_Artifact):
         return sorted(listed, key=lambda column: (column.index is None, column.index or 0))
 
 
-class Catalog(_Artifact):
+class Catalog(ArtifactModel):
     nodes: dict[str, CatalogTable] = {}
     sources: dict[str, CatalogTable] = {}
     path: str = ""
+
+    @pydantic.field_validator("nodes", "sources", mode="before")
+    @classmethod
+    def _empty_list(cls, value: t.Any) -> t.Any:
+        """An empty list where dbt writes an object means no relation, as ``{}`` does."""
+        return {} if value == [] else value
 
     def table(self, unique_id: str) -> CatalogTable | None:
         return self.nodes.get(unique_id) or self.sources.get(unique_id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pydantic
 
-from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 from dbt_lineage.artifacts.names import NamedNode
 
 SUPPORTED_VERSIONS = (10, 11, 12)
@@ -18,11 +18,7 @@ RELATION_TYPES = ("model", "seed", "snapshot", "source")
 """Resource types that are relations with columns of their own."""
 
 
-class _Artifact(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class ColumnInfo(_Artifact):
+class ColumnInfo(ArtifactModel):
     name: str
     data_type: str | None = None
     description: str = ""
@@ -30,22 +26,22 @@ class ColumnInfo(_Artifact):
     tags: list[str] = []
 
 
-class DependsOn(_Artifact):
+class DependsOn(ArtifactModel):
     nodes: list[str] = []
 
 
-class TestMetadata(_Artifact):
+class TestMetadata(ArtifactModel):
     """A generic data test's macro (``not_null``, ``unique``, ``accepted_values``...)."""
 
     name: str = ""
 
 
-class NodeConfig(_Artifact):
+class NodeConfig(ArtifactModel):
     materialized: str | None = None
     enabled: bool = True
 
 
-class ManifestNode(_Artifact):
+class ManifestNode(ArtifactModel):
     """A model, seed, snapshot or source (and, read but unused, tests and analyses)."""
 
     unique_id: str
@@ -90,12 +86,12 @@ class ManifestNode(_Artifact):
         return self.materialized == "ephemeral"
 
 
-class ExposureOwner(_Artifact):
+class ExposureOwner(ArtifactModel):
     name: str | None = None
     email: str | None = None
 
 
-class Exposure(_Artifact):
+class Exposure(ArtifactModel):
     unique_id: str
     name: str
     type: str = ""
@@ -110,7 +106,7 @@ class Exposure(_Artifact):
     tags: list[str] = []
 
 
-class ManifestMetadata(_Artifact):
+class ManifestMetadata(ArtifactModel):
     dbt_schema_version: str
     dbt_version: str = ""
     adapter_type: str | None = None
@@ -124,7 +120,7 @@ class ManifestMetadata(_Artifact):
     lineage."""
 
 
-class Manifest(_Artifact):
+class Manifest(ArtifactModel):
     metadata: ManifestMetadata
     nodes: dict[str, ManifestNode]
     sources: dict[str, ManifestNode] = {}

@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from dbt_lineage.artifacts.catalog import Catalog, load_catalog
+from dbt_lineage.artifacts.consistency import consistency
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
 from dbt_lineage.artifacts.run_results import RunResults, load_run_results
 from dbt_lineage.errors import ArtifactError
@@ -20,12 +21,18 @@ class ProjectArtifacts:
     manifest: Manifest
     catalog: Catalog | None
     run_results: RunResults | None
+    warnings: tuple[str, ...] = ()
+    """What the user should know about the artifacts (a catalog of another project...)."""
 
 
 def load_project(
-    project_dir: str | Path = ".", target_path: str | Path | None = None
+    project_dir: str | Path = ".",
+    target_path: str | Path | None = None,
+    *,
+    run_results: bool = False,
 ) -> ProjectArtifacts:
-    """Load ``manifest.json`` (required), ``catalog.json`` and ``run_results.json`` (optional).
+    """Load ``manifest.json`` (required), ``catalog.json`` (when present) and, when asked,
+    ``run_results.json`` (when present).
 
     Args:
         project_dir: the dbt project directory.
@@ -37,6 +44,12 @@ def load_project(
             is of an unsupported version.
     """
     project_dir = Path(project_dir)
+    if not project_dir.is_dir():
+        raise ArtifactError(
+            "the dbt project directory does not exist: pass --project-dir with your project's "
+            "directory",
+            path=project_dir,
+        )
     target = Path(target_path) if target_path is not None else Path("target")
     if not target.is_absolute():
         target = project_dir / target
@@ -50,6 +63,9 @@ def load_project(
     release_memory()  # the parser's buffers for a large manifest
     catalog_path = target / "catalog.json"
     catalog = load_catalog(catalog_path) if catalog_path.is_file() else None
+    warnings: tuple[str, ...] = ()
+    if catalog is not None:
+        catalog, warnings = consistency(manifest, catalog)
     results_path = target / "run_results.json"
-    run_results = load_run_results(results_path) if results_path.is_file() else None
-    return ProjectArtifacts(target, manifest, catalog, run_results)
+    results = load_run_results(results_path) if run_results and results_path.is_file() else None
+    return ProjectArtifacts(target, manifest, catalog, results, warnings)

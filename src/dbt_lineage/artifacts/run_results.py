@@ -5,18 +5,12 @@ from __future__ import annotations
 import typing as t
 from pathlib import Path
 
-import pydantic
-
-from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 
 SUPPORTED_VERSIONS = (5, 6)
 
 
-class _Artifact(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class NodeResult(_Artifact):
+class NodeResult(ArtifactModel):
     unique_id: str
     status: str
     execution_time: float = 0.0
@@ -25,13 +19,15 @@ class NodeResult(_Artifact):
     timing: list[dict[str, t.Any]] = []
 
 
-class RunResultsMetadata(_Artifact):
+class RunResultsMetadata(ArtifactModel):
     dbt_version: str = ""
     invocation_id: str | None = None
     generated_at: str | None = None
+    invocation_started_at: str | None = None
+    """When dbt started (dbt 1.9 and later write it)."""
 
 
-class RunResults(_Artifact):
+class RunResults(ArtifactModel):
     metadata: RunResultsMetadata
     results: list[NodeResult] = []
     elapsed_time: float = 0.0

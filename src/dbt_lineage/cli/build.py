@@ -39,6 +39,8 @@ class Built:
     path: Path
     lineage: ProjectLineage
     seconds: float
+    warnings: tuple[str, ...] = ()
+    """About the artifacts (a catalog of another project, a partial manifest...)."""
 
 
 def build_lineage(
@@ -84,7 +86,8 @@ def build_lineage(
         if selected is not None:
             graph = _into_earlier(graph, path if output is None else None)
         save_graph(graph, path)
-    return Built(graph, path, lineage, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return Built(graph, path, lineage, seconds, artifacts.warnings)
 
 
 def _into_earlier(graph: LineageGraph, earlier: Path | None) -> LineageGraph:
@@ -162,7 +165,7 @@ def build(
             resolved=built.lineage.resolved_count,
             cached=built.lineage.cached_count,
             report=report,
-            warnings=built.lineage.warnings,
+            warnings=[*built.warnings, *built.lineage.warnings],
         )
     )
     sql_nodes = [n for n in graph.nodes.values() if n.type in COUNTED_TYPES]

@@ -9,6 +9,7 @@ COMMANDS = {
     "impact": "dbt_lineage.cli.impact:impact",
     "publish": "dbt_lineage.cli.publish:publish",
     "trace": "dbt_lineage.cli.trace:trace",
+    "openlineage": "dbt_lineage.cli.openlineage:openlineage",
     "report": "dbt_lineage.cli.report:report",
 }
 """Command name -> ``module:attribute`` of its click command."""

@@ -15,7 +15,30 @@ from dbt_lineage.errors import DbtLineageError
 
 class _Group(click.Group):
     """Loads each command when it is used; turns the project's errors into one red
-    ``Error:`` line and exit code 1."""
+    ``Error:`` line and exit code 1, and a wrong command line into one line and exit code 2
+    (as dbt does)."""
+
+    def main(self, *args: t.Any, standalone_mode: bool = True, **kwargs: t.Any) -> t.Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as error:
+            command = error.ctx.command_path if error.ctx is not None else "dbt-lineage"
+            message = " ".join(error.format_message().split())
+            click.secho(f"Error: {message} (see `{command} --help`)", fg="red", err=True)
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        if isinstance(code, int):  # ctx.exit(n): without standalone mode click returns n
+            sys.exit(code)
+        return code
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         from dbt_lineage.cli.commands import COMMANDS
@@ -53,7 +76,9 @@ def _fail(ctx: click.Context, message: str) -> t.NoReturn:
     ctx.exit(1)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    name="dbt-lineage", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="dbt-lineage")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.pass_context

@@ -13,8 +13,10 @@ import typing as t
 
 import pydantic
 import pydantic_core
+from typing_extensions import Required, TypedDict
 
 from dbt_lineage.graph.model import (
+    EMPTY,
     SCHEMA_VERSION,
     ColumnNode,
     Diagnostic,
@@ -29,91 +31,102 @@ from dbt_lineage.graph.model import (
 )
 from dbt_lineage.types import ColumnRef, EdgeKind, Layer
 
-
-class _Strict(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+_CONFIG = pydantic.ConfigDict(extra="forbid")
 
 
-class ColumnEntry(_Strict):
-    data_type: str = ""
-    description: str = ""
-    meta: dict[str, t.Any] = {}
-    tags: list[str] = []
-    resolved: bool = True
-    reason: str = ""
-    inferred: bool = False
-
-
-class NodeEntry(_Strict):
-    type: NodeType
-    layer: Layer = Layer.SCHEMA
-    name: str
-    description: str = ""
-    path: str = ""
-    meta: dict[str, t.Any] = {}
-    tags: list[str] = []
-    relation_name: str = ""
-    materialized: str = ""
-    package_name: str = ""
-    columns_from: str = ""
-    exposure_type: str = ""
-    label: str = ""
-    url: str = ""
-    maturity: str = ""
-    owner_name: str = ""
-    owner_email: str = ""
-    columns: dict[str, ColumnEntry] = {}
-
-
-class EdgeEntry(_Strict):
-    node: str
-    column: str | None = None
-    layer: t.Literal[Layer.SCHEMA] = Layer.SCHEMA
-    kind: EdgeKind | None = None
-    expression: str = ""
-
-
-class IndirectEntries(_Strict):
-    rows: list[EdgeEntry] = []
-    columns: dict[str, list[EdgeEntry]] = {}
-
-
-class Edges(_Strict):
-    direct: dict[str, dict[str, list[EdgeEntry]]] = {}
-    indirect: dict[str, IndirectEntries] = {}
-    depends: dict[str, list[EdgeEntry]] = {}
-
-
-class DiagnosticEntry(_Strict):
-    node_id: str
+class ColumnEntry(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    data_type: str
+    description: str
+    meta: dict[str, t.Any]
+    tags: list[str]
+    resolved: bool
     reason: str
-    message: str
-    path: str = ""
-    columns: list[str] = []
+    inferred: bool
 
 
-class MetadataEntry(_Strict):
-    schema_version: int = SCHEMA_VERSION
-    dbt_lineage_version: str = ""
-    project_name: str = ""
-    adapter_type: str = ""
-    dbt_version: str = ""
-    manifest_schema_version: str = ""
-    manifest_checksum: str = ""
-    catalog_checksum: str = ""
-    generated_at: str = ""
-    has_catalog: bool = False
-    selected: list[str] = []
+class NodeEntry(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    type: Required[NodeType]
+    layer: Layer
+    name: Required[str]
+    description: str
+    path: str
+    meta: dict[str, t.Any]
+    tags: list[str]
+    relation_name: str
+    materialized: str
+    package_name: str
+    columns_from: str
+    exposure_type: str
+    label: str
+    url: str
+    maturity: str
+    owner_name: str
+    owner_email: str
+    columns: dict[str, ColumnEntry]
 
 
-class Document(_Strict):
-    """``lineage.json`` as a whole."""
+class EdgeEntry(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    node: Required[str]
+    column: str | None
+    layer: t.Literal["schema"]
+    kind: EdgeKind
+    expression: str
 
-    schema_version: t.Literal[2]
-    metadata: MetadataEntry
-    nodes: dict[str, NodeEntry]
-    edges: Edges
-    diagnostics: list[DiagnosticEntry] = []
+
+class IndirectEntries(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    rows: list[EdgeEntry]
+    columns: dict[str, list[EdgeEntry]]
+
+
+class Edges(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    direct: dict[str, dict[str, list[EdgeEntry]]]
+    indirect: dict[str, IndirectEntries]
+    depends: dict[str, list[EdgeEntry]]
+
+
+class DiagnosticEntry(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    node_id: Required[str]
+    reason: Required[str]
+    message: Required[str]
+    path: str
+    columns: list[str]
+
+
+class MetadataEntry(TypedDict, total=False):
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    schema_version: int
+    dbt_lineage_version: str
+    project_name: str
+    adapter_type: str
+    dbt_version: str
+    manifest_schema_version: str
+    manifest_checksum: str
+    catalog_checksum: str
+    generated_at: str
+    has_catalog: bool
+    selected: list[str]
+
+
+class Document(TypedDict, total=False):
+    """``lineage.json`` as a whole (plain dicts, checked by pydantic: far cheaper to check
+    than a model instance per entry)."""
+
+    __pydantic_config__ = _CONFIG  # type: ignore[misc]
+    schema_version: Required[t.Literal[2]]
+    metadata: Required[MetadataEntry]
+    nodes: Required[dict[str, NodeEntry]]
+    edges: Required[Edges]
+    diagnostics: list[DiagnosticEntry]
+
+
+DOCUMENT = pydantic.TypeAdapter(Document)
+"""Checks a ``lineage.json`` document: ``DOCUMENT.validate_json(raw)``."""
 
 
 _RELATION_FIELDS = ("relation_name", "materialized", "package_name", "columns_from")
@@ -210,50 +223,58 @@ def _edge_entry(edge: LineageEdge) -> dict[str, t.Any]:
 
 
 def decode(document: Document) -> LineageGraph:
-    """A graph from a validated document."""
+    """A graph from a checked document."""
     nodes: dict[str, LineageNode] = {}
     columns: dict[str, dict[str, ColumnNode]] = {}
-    for node_id, entry in document.nodes.items():
+    column_type = NodeType.COLUMN
+    for node_id, entry in document["nodes"].items():
         nodes[node_id] = _decode_node(node_id, entry)
         columns[node_id] = {
             name: ColumnNode(
                 node_id=node_id,
-                type=NodeType.COLUMN,
+                type=column_type,
                 name=name,
                 column=name,
-                description=column.description,
-                meta=column.meta,
-                tags=tuple(column.tags),
-                data_type=column.data_type,
-                resolved=column.resolved,
-                reason=column.reason,
-                inferred=column.inferred,
+                description=column.get("description", ""),
+                meta=column.get("meta") or EMPTY,
+                tags=tuple(column.get("tags", ())),
+                data_type=column.get("data_type", ""),
+                resolved=column.get("resolved", True),
+                reason=column.get("reason", ""),
+                inferred=column.get("inferred", False),
             )
-            for name, column in entry.columns.items()
+            for name, column in entry.get("columns", {}).items()
         }
     edges: list[LineageEdge] = []
-    sections = document.edges
-    for node_id, by_column in sections.direct.items():
+    sections = document["edges"]
+    for node_id, by_column in sections.get("direct", {}).items():
         for column, entries in by_column.items():
             target = ColumnRef(node_id, column)
             edges.extend(_decode_edge(item, target, EdgeType.DIRECT) for item in entries)
-    for node_id, indirect in sections.indirect.items():
-        edges.extend(_decode_edge(item, node_id, EdgeType.INDIRECT) for item in indirect.rows)
-        for column, entries in indirect.columns.items():
+    for node_id, indirect in sections.get("indirect", {}).items():
+        rows = indirect.get("rows", ())
+        edges.extend(_decode_edge(item, node_id, EdgeType.INDIRECT) for item in rows)
+        for column, entries in indirect.get("columns", {}).items():
             target = ColumnRef(node_id, column)
             edges.extend(_decode_edge(item, target, EdgeType.INDIRECT) for item in entries)
-    for node_id, entries in sections.depends.items():
+    for node_id, entries in sections.get("depends", {}).items():
         edges.extend(_decode_edge(item, node_id, EdgeType.DEPENDS) for item in entries)
-    metadata = document.metadata.model_dump()
-    metadata["selected"] = tuple(metadata["selected"])
+    metadata = dict(document["metadata"])
+    metadata["selected"] = tuple(metadata.get("selected", ()))
     return LineageGraph(
         metadata=GraphMetadata(**metadata),
         nodes=nodes,
         columns=columns,
         edges=edges,
         diagnostics=[
-            Diagnostic(item.node_id, item.reason, item.message, item.path, tuple(item.columns))
-            for item in document.diagnostics
+            Diagnostic(
+                item["node_id"],
+                item["reason"],
+                item["message"],
+                item.get("path", ""),
+                tuple(item.get("columns", ())),
+            )
+            for item in document.get("diagnostics", [])
         ],
     )
 
@@ -315,22 +336,23 @@ def _encode_diagnostic(item: Diagnostic) -> dict[str, t.Any]:
 def _decode_node(node_id: str, entry: NodeEntry) -> LineageNode:
     common: dict[str, t.Any] = {
         "node_id": node_id,
-        "type": entry.type,
-        "name": entry.name,
-        "layer": entry.layer,
-        "description": entry.description,
-        "path": entry.path,
-        "meta": entry.meta,
-        "tags": tuple(entry.tags),
+        "type": entry["type"],
+        "name": entry["name"],
+        "layer": entry.get("layer", Layer.SCHEMA),
+        "description": entry.get("description", ""),
+        "path": entry.get("path", ""),
+        "meta": entry.get("meta") or EMPTY,
+        "tags": tuple(entry.get("tags", ())),
     }
-    if entry.type is NodeType.EXPOSURE:
-        return ExposureNode(
-            **common, **{field: getattr(entry, field) for field in _EXPOSURE_FIELDS}
-        )
-    return RelationNode(**common, **{field: getattr(entry, field) for field in _RELATION_FIELDS})
+    if entry["type"] is NodeType.EXPOSURE:
+        exposure = {field: entry.get(field, "") for field in _EXPOSURE_FIELDS}
+        return ExposureNode(**common, **exposure)
+    relation = {field: entry.get(field, "") for field in _RELATION_FIELDS}
+    return RelationNode(**common, **relation)
 
 
 def _decode_edge(entry: EdgeEntry, target: str | ColumnRef, edge_type: EdgeType) -> LineageEdge:
-    column = entry.column
-    source: str | ColumnRef = ColumnRef(entry.node, column) if column is not None else entry.node
-    return LineageEdge(source, target, edge_type, entry.kind, entry.expression)
+    column = entry.get("column")
+    node = entry["node"]
+    source: str | ColumnRef = ColumnRef(node, column) if column is not None else node
+    return LineageEdge(source, target, edge_type, entry.get("kind"), entry.get("expression", ""))

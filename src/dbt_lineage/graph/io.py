@@ -8,7 +8,7 @@ from pathlib import Path
 import pydantic
 
 from dbt_lineage.errors import ArtifactError
-from dbt_lineage.graph.document import Document, decode
+from dbt_lineage.graph.document import DOCUMENT, decode
 from dbt_lineage.graph.model import SCHEMA_VERSION, LineageGraph
 
 
@@ -27,7 +27,7 @@ def load_graph(path: str | Path) -> LineageGraph:
     except OSError as error:
         raise ArtifactError(f"cannot read lineage.json ({error.strerror})", path=path) from error
     try:
-        document = Document.model_validate_json(raw)
+        document = DOCUMENT.validate_json(raw)
     except pydantic.ValidationError as error:
         raise ArtifactError(_problem(error.errors()), path=path) from error
     return decode(document)

@@ -49,6 +49,33 @@ class EdgeType(str, enum.Enum):
     FED = "fed"
 
 
+class _Empty(t.Mapping[str, t.Any]):
+    """An empty, read-only, hashable mapping: one instance for every node without meta."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> t.Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> t.Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, t.Mapping) and not other
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+EMPTY: t.Mapping[str, t.Any] = _Empty()
+"""The ``meta`` of a node that has none (shared, read-only)."""
+
 _node = dataclasses.dataclass(slots=True, kw_only=True)
 
 
@@ -65,7 +92,7 @@ class LineageNode:
     layer: Layer = Layer.SCHEMA
     description: str = ""
     path: str = ""
-    meta: t.Mapping[str, t.Any] = dataclasses.field(default_factory=dict)
+    meta: t.Mapping[str, t.Any] = EMPTY
     tags: tuple[str, ...] = ()
 
     @property

@@ -13,11 +13,12 @@ import gzip
 import hashlib
 import importlib.metadata
 import json
-import os
 import typing as t
 from pathlib import Path
 
 from dbt_lineage._version import __version__
+from dbt_lineage.errors import OutputError
+from dbt_lineage.files import write_file
 from dbt_lineage.resolve.node_lineage import NodeLineage
 
 CACHE_VERSION = 3
@@ -36,13 +37,17 @@ class LineageCache:
         """Each entry is kept as its JSON text and parsed only when a build asks for it."""
         self._used: set[str] = set()
         self._dirty = False
+        self._compiled: dict[str, list[str]] = {}
+        """Node id -> [checksum of its raw code, its compiled SQL], from the last build that
+        had compiled SQL for it."""
         if read and path is not None and path.is_file():
             try:
                 document = json.loads(gzip.decompress(path.read_bytes()))
                 if document.get("version") == _stamp():
                     self._entries = document["entries"]
+                    self._compiled = document.get("compiled", {})
             except (OSError, ValueError, KeyError, EOFError, AttributeError):
-                self._entries = {}  # unreadable: start again
+                self._entries, self._compiled = {}, {}  # unreadable: start again
 
     def get(self, key: str) -> NodeLineage | None:
         entry = self._entries.get(key)
@@ -57,6 +62,17 @@ class LineageCache:
         self._used.add(key)
         self._dirty = True
 
+    def remember_sql(self, node_id: str, checksum: str, sql: str) -> None:
+        """Keep a node's compiled SQL for builds from manifests that lack it."""
+        if checksum and self._compiled.get(node_id) != [checksum, sql]:
+            self._compiled[node_id] = [checksum, sql]
+            self._dirty = True
+
+    def recall_sql(self, node_id: str, checksum: str) -> str | None:
+        """The compiled SQL a node had when its raw code had ``checksum``, if kept."""
+        kept = self._compiled.get(node_id)
+        return kept[1] if checksum and kept is not None and kept[0] == checksum else None
+
     def save(self, *, prune: bool = True) -> None:
         """Write the cache back: with ``prune`` (a full build), only the entries this build
         used, so stale ones go; without (a selected build), every entry."""
@@ -64,12 +80,13 @@ class LineageCache:
         if self.path is None or not (self._dirty or (prune and stale)):
             return
         entries = {key: self._entries[key] for key in self._used} if prune else self._entries
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".partial")
         # One dumps and one write: json.dump into a gzip stream uses the slow encoder.
-        text = json.dumps({"version": _stamp(), "entries": entries}, separators=(",", ":"))
-        partial.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=1))
-        os.replace(partial, self.path)
+        document = {"version": _stamp(), "entries": entries, "compiled": self._compiled}
+        text = json.dumps(document, separators=(",", ":"))
+        try:
+            write_file(self.path, gzip.compress(text.encode("utf-8"), compresslevel=1))
+        except OutputError:
+            pass  # the cache only saves time: a build that cannot keep it still succeeds
 
 
 def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:

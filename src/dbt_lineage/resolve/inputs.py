@@ -127,8 +127,3 @@ class KnownColumns:
         )
         sql_node = SqlNode(node.unique_id, node.resource_type, node.original_file_path, sql)
         return Prepared(sql_node, inputs, key)
-
-
-def inputs(declared: dict[str, DeclaredColumns | None]) -> KnownColumns:
-    """Module entry: the known columns of a project, before any node is resolved."""
-    return KnownColumns(declared)

@@ -37,7 +37,7 @@ class Finished(t.NamedTuple):
 class _Worker:
     """One worker: ``python -m dbt_lineage.resolve.worker FD``, talking over a socket pair."""
 
-    def __init__(self, index: RelationIndex) -> None:
+    def __init__(self) -> None:
         self.connection, child = multiprocessing.Pipe()
         fd = child.fileno()
         self.process = subprocess.Popen(
@@ -46,7 +46,6 @@ class _Worker:
             stdin=subprocess.DEVNULL,
         )
         child.close()
-        self.connection.send(index)
         self.ready = False
         """Set when the worker says it has started: a task's time budget starts only then."""
         self.task: str | None = None
@@ -73,7 +72,7 @@ class WorkerPool:
         self._index = index
         self.timeout = timeout
         self._failed_starts = 0
-        self._workers = [_Worker(index) for _ in range(jobs)]
+        self._workers = [_Worker() for _ in range(jobs)]
 
     @property
     def idle(self) -> int:
@@ -113,8 +112,11 @@ class WorkerPool:
         return finished
 
     def _started(self, worker: _Worker) -> None:
+        """A worker that finished starting gets the relation index (it is reading now, so
+        sending does not block on a worker still importing)."""
         try:
             worker.connection.recv()
+            worker.connection.send(self._index)
         except (EOFError, OSError):
             self._failed_starts += 1
             if self._failed_starts > _STARTS:
@@ -144,7 +146,7 @@ class WorkerPool:
     def _replace(self, worker: _Worker) -> None:
         worker.stop(kill=True)
         position = self._workers.index(worker)
-        self._workers[position] = _Worker(self._index)
+        self._workers[position] = _Worker()
 
     def close(self) -> None:
         for worker in self._workers:

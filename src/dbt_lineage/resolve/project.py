@@ -12,12 +12,14 @@ from dbt_lineage.artifacts.project import ProjectArtifacts
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.resolve.cache import LineageCache
 from dbt_lineage.resolve.declared_columns import DeclaredColumns, declared_columns
+from dbt_lineage.resolve.failures import failures
 from dbt_lineage.resolve.inferred_columns import inferred_columns
 from dbt_lineage.resolve.inputs import SQL_TYPES, KnownColumns, Prepared
-from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeLineage
+from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeDiagnostic, NodeLineage
 from dbt_lineage.resolve.relations import relation_index
 from dbt_lineage.resolve.schedule import Schedule, schedule
 from dbt_lineage.sql.dialects import dialect_for
+from dbt_lineage.types import UnresolvedReason
 
 Progress = t.Callable[[int, int], None]
 
@@ -70,12 +72,13 @@ def resolve_project(
     manifest = artifacts.manifest
     dialect = dialect_for(manifest.metadata.adapter_type)
     relations = manifest.relation_nodes()
+    recalled, partial = _earlier_sql(relations, cache)
     order = _dependency_order(relations, select)
     declared = {
         node_id: declared_columns(relations[node_id], artifacts.catalog, Path(project_dir))
         for node_id in order
     }
-    build = _Build(relations, declared, dialect, cache, progress, len(order))
+    build = _Build(relations, declared, dialect, cache, progress, len(order), recalled)
     plan = Schedule(order, {node_id: build.waits_for(node_id) for node_id in order})
     expected = sum(1 for node_id in order if relations[node_id].resource_type in SQL_TYPES)
     with fewer_collections():
@@ -91,7 +94,7 @@ def resolve_project(
     project.resolved_count = build.resolved
     project.cached_count = build.cached
     project.tracebacks = build.tracebacks
-    project.warnings = inferred_columns(project.nodes, relations, declared, order)
+    project.warnings = partial + inferred_columns(project.nodes, relations, declared, order)
     if cache is not None:
         cache.save(prune=select is None)
     return project
@@ -108,8 +111,10 @@ class _Build:
         cache: LineageCache | None,
         progress: Progress | None,
         total: int,
+        recalled: set[str],
     ) -> None:
         self.relations = relations
+        self.recalled = recalled
         self.declared = declared
         self.dialect = dialect
         self.cache = cache
@@ -138,6 +143,8 @@ class _Build:
             return _root_node(node, self.declared[node_id])
         prepared = self.known.prepare(node, self.relations, self.dialect)
         cached = self.cache.get(prepared.key) if self.cache is not None else None
+        if node_id in self.recalled:
+            return _from_earlier(node, prepared, cached)
         if cached is not None:
             self.cached += 1
             return cached
@@ -155,6 +162,65 @@ class _Build:
         self.known.learn(self.relations[node_id], result)
         if self.progress is not None:
             self.progress(len(self.results), self.total)
+
+
+def _earlier_sql(
+    relations: dict[str, ManifestNode], cache: LineageCache | None
+) -> tuple[set[str], list[str]]:
+    """Give models the manifest has no compiled SQL for (a manifest written by ``dbt test``
+    or a selected command) the SQL of the last build, when their code is unchanged since.
+
+    Returns the nodes given earlier SQL, and the warning to show when the manifest looks
+    partial.
+    """
+    recalled: set[str] = set()
+    lacking = 0
+    sql_nodes = 0
+    for node_id, node in list(relations.items()):
+        if node.resource_type not in SQL_TYPES:
+            continue
+        sql_nodes += 1
+        checksum = str(node.checksum.get("checksum", ""))
+        if node.compiled_code:
+            if cache is not None:
+                cache.remember_sql(node_id, checksum, node.compiled_code)
+            continue
+        lacking += 1
+        earlier = cache.recall_sql(node_id, checksum) if cache is not None else None
+        if earlier is not None:
+            relations[node_id] = node.model_copy(update={"compiled_code": earlier})
+            recalled.add(node_id)
+    if not lacking or lacking == sql_nodes and not recalled:
+        return recalled, []
+    return recalled, [
+        f"the manifest looks partial: {lacking} of {sql_nodes} models and snapshots have no "
+        "compiled SQL (a `dbt test`, or a command with --select, writes such a manifest); "
+        f"{len(recalled)} keep the lineage of an earlier build where their code is unchanged. "
+        "Run `dbt compile` for the whole project before `dbt-lineage build`."
+    ]
+
+
+def _from_earlier(
+    node: ManifestNode, prepared: Prepared, cached: NodeLineage | None
+) -> NodeLineage:
+    """A node whose compiled SQL came from an earlier build: its earlier lineage, said to be
+    such, when its inputs are unchanged too; else no lineage."""
+    if cached is None:
+        message = (
+            "no compiled SQL in the manifest, and its inputs changed since it was last "
+            "compiled: run `dbt compile` (or `dbt build`) first"
+        )
+        return failures(prepared.node, prepared.inputs, UnresolvedReason.NO_COMPILED_SQL, message)
+    cached.diagnostics.append(
+        NodeDiagnostic(
+            node.unique_id,
+            node.original_file_path,
+            UnresolvedReason.NOTE.value,
+            "no compiled SQL in this manifest: lineage kept from an earlier build of the same "
+            "code and inputs",
+        )
+    )
+    return cached
 
 
 def _failed(result: NodeLineage) -> bool:

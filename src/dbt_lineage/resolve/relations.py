@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typing as t
 
-from dbt_lineage.artifacts.manifest import ManifestNode
+if t.TYPE_CHECKING:
+    from dbt_lineage.artifacts.manifest import ManifestNode
 
 EPHEMERAL_PREFIX = "__dbt__cte__"
 """dbt inlines an ephemeral model as a CTE named with this prefix."""

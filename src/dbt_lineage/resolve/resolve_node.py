@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dbt_lineage.artifacts.manifest import ManifestNode
+import typing as t
+
 from dbt_lineage.errors import SqlError
 from dbt_lineage.resolve.failures import failures
 from dbt_lineage.resolve.node_lineage import (
@@ -26,7 +27,10 @@ SNAPSHOT_COLUMNS = (
 )
 """Columns dbt adds to every snapshot; they have no upstream column."""
 
-Node = ManifestNode | SqlNode
+if t.TYPE_CHECKING:
+    from dbt_lineage.artifacts.manifest import ManifestNode
+
+Node = t.Union["ManifestNode", SqlNode]  # noqa: UP007 - a runtime alias
 
 
 def resolve_node(node: Node, inputs: NodeInputs) -> NodeLineage:
@@ -129,9 +133,15 @@ def _map_columns(
         data_type = declared_types.get(name.casefold()) or lineage.output_types.get(output, "")
         result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
     if node.resource_type == "snapshot":
-        for name, data_type in inputs.declared.items():
-            if name.casefold() in SNAPSHOT_COLUMNS and name not in result.columns:
-                result.columns[name] = ColumnLineage(name, data_type)
+        # dbt adds these to every snapshot's table; they have no upstream column.
+        declared = {name.casefold(): name for name in inputs.declared}
+        upper = inputs.dialect in ("snowflake", "oracle")
+        present = {name.casefold() for name in result.columns}
+        for meta in SNAPSHOT_COLUMNS:
+            if meta in present or (meta == "dbt_is_deleted" and meta not in declared):
+                continue
+            name = declared.get(meta) or (meta.upper() if upper else meta)
+            result.columns[name] = ColumnLineage(name, inputs.declared.get(name, ""))
     if not lineage.columns and lineage.unresolved and not lineage.star_sources:
         reason = next(iter(lineage.unresolved.values()))
         for name, data_type in inputs.declared.items():

@@ -32,8 +32,8 @@ def serve(connection: t.Any) -> None:
     # Parsed SQL trees are many small objects with parent links: collect cycles less often.
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    index: RelationIndex = connection.recv()
     connection.send("ready")
+    index: RelationIndex = connection.recv()
     while True:
         message = connection.recv()
         if message is None:

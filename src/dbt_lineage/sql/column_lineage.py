@@ -27,7 +27,7 @@ from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.render import Renderer
 from dbt_lineage.sql.schema_index import schema_index
-from dbt_lineage.sql.scope_walk import Walker
+from dbt_lineage.sql.scope_walk import Walker, scope_walk
 from dbt_lineage.sql.statements import statements
 from dbt_lineage.sql.walk_base import Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
@@ -158,7 +158,7 @@ def column_lineage(
         return _unsupported(query, f"cannot read its scopes: {_one_line(error)}", notes)
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(query, f"not a query: {query.key}", notes)
-    walker = Walker(root, index)
+    walker = scope_walk(root, index)
     return _assemble(walker, root, dialect, statement.targets, originals, notes)
 
 

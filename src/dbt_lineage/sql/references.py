@@ -89,11 +89,14 @@ class References(WalkerBase):
                 definite = self.holds(owner.source, name) is True
                 if definite:
                     return self.resolve_in_source(owner.source, name, column)
-                if current is scope and self._is_alias(scope, name, position):
-                    return self._alias(scope, name)
+                if self._is_alias(current, name, position if current is scope else -2):
+                    return self._alias(current, name)
                 return self.resolve_in_source(owner.source, name, column)
-            if current is scope and self._is_alias(scope, name, position):
-                return self._alias(scope, name)
+            here = position if current is scope else -2
+            if self._is_alias(current, name, here):
+                # A projection's alias; from a table function in FROM (Snowflake's FLATTEN
+                # over an alias of the same SELECT), any of the outer SELECT's aliases.
+                return self._alias(current, name)
             fallback = fallback or self._single_lacking(current)
             current = outer_scope(current)
         unnest = self.unnest_alias(scope, name)

@@ -1,0 +1,160 @@
+"""Benchmark ``dbt-lineage build`` on one compiled manifest: a real project at real scale.
+
+Given a ``manifest.json`` (or ``.json.gz``; by default GitLab's, handed to us in
+``../shared/corpus/gitlab/``), this unpacks it as ``<out>/target/manifest.json`` and prints:
+
+- cold build (``--no-cache``) and warm build (every node from the cache) as whole
+  processes: wall seconds, CPU seconds of the process and its workers, peak resident memory
+  of the largest single process; medians over ``--repeat`` runs;
+- the parse floor: the CPU seconds sqlglot needs only to parse the same compiled SQL (in a
+  process of its own, timed around the parse loop), and the cold build's CPU over it;
+- coverage: columns resolved, and unresolved columns by reason;
+- diagnostics by reason.
+
+Usage::
+
+    python benchmarks/bench_manifest.py [MANIFEST] [--repeat 3] [--out /tmp/bench_manifest]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from benchkit.process import Run, run_measured
+from benchkit.stats import median
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+GITLAB = REPO.parent / "shared" / "corpus" / "gitlab" / "manifest.json.gz"
+DBT_LINEAGE = Path(sys.executable).with_name("dbt-lineage")
+
+_PARSE_FLOOR = textwrap.dedent(
+    """
+    import json, sys, time
+    import sqlglot
+    from dbt_lineage.sql.dialects import dialect_for
+    document = json.load(open(sys.argv[1]))
+    dialect = dialect_for(document["metadata"].get("adapter_type"))
+    sqls = [node["compiled_code"] for node in document["nodes"].values()
+            if node.get("resource_type") in ("model", "snapshot") and node.get("compiled_code")]
+    start = time.process_time()
+    failed = 0
+    for sql in sqls:
+        try:
+            sqlglot.parse(sql, dialect=dialect)
+        except Exception:
+            failed += 1
+    print(json.dumps({"cpu": time.process_time() - start, "queries": len(sqls),
+                      "failed": failed, "megabytes": sum(map(len, sqls)) / 1e6}))
+    """
+)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("manifest", nargs="?", default=str(GITLAB), help="manifest.json(.gz)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each build (median)")
+    parser.add_argument("--out", default="/tmp/bench_manifest", help="working directory")
+    args = parser.parse_args(argv)
+    project = _unpack(Path(args.manifest), Path(args.out))
+    floor = _parse_floor(project / "target" / "manifest.json")
+    cold = [_build(project, "--no-cache") for _ in range(args.repeat)]
+    warm = [_build(project) for _ in range(args.repeat)]
+    document = json.loads((project / "target" / "lineage.json").read_text())
+    _print(args.manifest, floor, cold, warm, document)
+
+
+def _unpack(manifest: Path, out: Path) -> Path:
+    target = out / "target"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    opener = gzip.open if manifest.suffix == ".gz" else open
+    with opener(manifest, "rb") as source, (target / "manifest.json").open("wb") as copy:
+        shutil.copyfileobj(source, copy)
+    return out
+
+
+def _parse_floor(manifest: Path) -> dict[str, float]:
+    completed = subprocess.run(
+        [sys.executable, "-c", _PARSE_FLOOR, str(manifest)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(completed.stdout)
+
+
+def _build(project: Path, *flags: str) -> Run:
+    run = run_measured([str(DBT_LINEAGE), "build", "--project-dir", str(project), *flags])
+    if run.returncode != 0:
+        raise SystemExit(f"dbt-lineage build failed:\n{run.output}")
+    return run
+
+
+def _print(
+    manifest: str,
+    floor: dict[str, float],
+    cold: list[Run],
+    warm: list[Run],
+    document: dict,
+) -> None:
+    columns = collections.Counter()
+    reasons: collections.Counter[str] = collections.Counter()
+    counted = ("model", "snapshot", "seed")
+    for node in document["nodes"].values():
+        if node["type"] not in counted:
+            continue
+        for column in node["columns"].values():
+            columns["total"] += 1
+            if column.get("resolved", True):
+                columns["resolved"] += 1
+            else:
+                reasons[column["reason"].split(":", 1)[0]] += 1
+            if column.get("inferred"):
+                columns["inferred"] += 1
+    diagnostics = collections.Counter(item["reason"] for item in document["diagnostics"])
+    cold_cpu = median([run.cpu_s for run in cold])
+    print(f"Manifest: {manifest}")
+    print(
+        f"Compiled SQL: {floor['queries']:.0f} queries, {floor['megabytes']:.1f} MB; "
+        f"{floor['failed']:.0f} do not parse"
+    )
+    print()
+    print("| figure | median | min | max |")
+    print("|---|---|---|---|")
+    for label, runs in (("cold", cold), ("warm", warm)):
+        for name, values, unit in (
+            ("wall", [r.seconds for r in runs], "s"),
+            ("CPU (process tree)", [r.cpu_s for r in runs], "s"),
+            ("peak RSS (largest process)", [r.max_rss_mb for r in runs], "MB"),
+        ):
+            print(
+                f"| {label} {name} | {median(values):.2f} {unit} | {min(values):.2f} | "
+                f"{max(values):.2f} |"
+            )
+    print(f"| parse floor (sqlglot parse only) | {floor['cpu']:.2f} s CPU | | |")
+    print(f"| cold CPU / parse floor | {cold_cpu / floor['cpu']:.2f}x | | |")
+    print()
+    share = 100.0 * columns["resolved"] / max(1, columns["total"])
+    print(
+        f"Columns of models, snapshots and seeds: {columns['resolved']}/{columns['total']} "
+        f"resolved ({share:.1f}%), {columns['inferred']} inferred from how SQL reads them"
+    )
+    for reason, count in reasons.most_common():
+        print(f"  unresolved ({reason}): {count}")
+    print("Diagnostics by reason:")
+    for reason, count in diagnostics.most_common():
+        print(f"  {reason}: {count}")
+
+
+if __name__ == "__main__":
+    main()

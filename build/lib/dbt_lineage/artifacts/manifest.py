@@ -1,0 +1,170 @@
+"""The parts of dbt's ``manifest.json`` that lineage needs, validated with pydantic."""
+
+from __future__ import annotations
+
+import hashlib
+import typing as t
+from pathlib import Path
+
+import pydantic
+
+from dbt_lineage.artifacts._json import read_artifact
+from dbt_lineage.artifacts.names import NamedNode
+
+SUPPORTED_VERSIONS = (10, 11, 12)
+"""Manifest schema versions we read: dbt 1.6 (v10) to dbt 1.12 (v12)."""
+
+RELATION_TYPES = ("model", "seed", "snapshot", "source")
+"""Resource types that are relations with columns of their own."""
+
+
+class _Artifact(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class ColumnInfo(_Artifact):
+    name: str
+    data_type: str | None = None
+    description: str = ""
+    meta: dict[str, t.Any] = {}
+    tags: list[str] = []
+
+
+class DependsOn(_Artifact):
+    nodes: list[str] = []
+
+
+class TestMetadata(_Artifact):
+    """A generic data test's macro (``not_null``, ``unique``, ``accepted_values``...)."""
+
+    name: str = ""
+
+
+class NodeConfig(_Artifact):
+    materialized: str | None = None
+    enabled: bool = True
+
+
+class ManifestNode(_Artifact):
+    """A model, seed, snapshot or source (and, read but unused, tests and analyses)."""
+
+    unique_id: str
+    resource_type: str
+    name: str
+    package_name: str = ""
+    database: str | None = None
+    schema_name: str | None = pydantic.Field(default=None, alias="schema")
+    alias: str | None = None
+    identifier: str | None = None
+    relation_name: str | None = None
+    compiled_code: str | None = None
+    original_file_path: str = ""
+    patch_path: str | None = None
+    source_name: str | None = None
+    depends_on: DependsOn = DependsOn()
+    config: NodeConfig = NodeConfig()
+    columns: dict[str, ColumnInfo] = {}
+    meta: dict[str, t.Any] = {}
+    tags: list[str] = []
+    description: str = ""
+    checksum: dict[str, t.Any] = {}
+    column_name: str | None = None
+    """For a data test: the column it tests, when it tests one."""
+    attached_node: str | None = None
+    """For a data test: the node it is declared on (dbt 1.5+)."""
+    test_metadata: TestMetadata | None = None
+
+    @property
+    def materialized(self) -> str:
+        return self.config.materialized or ""
+
+    @property
+    def named(self) -> NamedNode:
+        """What users' names for this node are matched against (``resolve_name``)."""
+        return NamedNode(
+            self.unique_id, self.resource_type, self.name, self.package_name, self.source_name or ""
+        )
+
+    @property
+    def is_ephemeral(self) -> bool:
+        return self.materialized == "ephemeral"
+
+
+class ExposureOwner(_Artifact):
+    name: str | None = None
+    email: str | None = None
+
+
+class Exposure(_Artifact):
+    unique_id: str
+    name: str
+    type: str = ""
+    label: str | None = None
+    url: str | None = None
+    maturity: str | None = None
+    owner: ExposureOwner = ExposureOwner()
+    depends_on: DependsOn = DependsOn()
+    original_file_path: str = ""
+    description: str = ""
+    meta: dict[str, t.Any] = {}
+    tags: list[str] = []
+
+
+class ManifestMetadata(_Artifact):
+    dbt_schema_version: str
+    dbt_version: str = ""
+    adapter_type: str | None = None
+    project_name: str | None = None
+    invocation_id: str | None = None
+    generated_at: str | None = None
+    schema_version_number: int = 0
+    """Set by the loader from ``dbt_schema_version``."""
+    sha256: str = ""
+    """Set by the loader: the sha256 of the manifest file, the version of the project's
+    lineage."""
+
+
+class Manifest(_Artifact):
+    metadata: ManifestMetadata
+    nodes: dict[str, ManifestNode]
+    sources: dict[str, ManifestNode] = {}
+    exposures: dict[str, Exposure] = {}
+    path: str = ""
+
+    def relation_nodes(self) -> dict[str, ManifestNode]:
+        """Every enabled model, seed, snapshot and source, keyed by unique id."""
+        relations = {
+            unique_id: node
+            for unique_id, node in self.nodes.items()
+            if node.resource_type in RELATION_TYPES and node.config.enabled
+        }
+        relations.update(self.sources)
+        return relations
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    """Load and validate ``manifest.json``; the schema version is checked first.
+
+    Args:
+        path: the manifest file.
+
+    Raises:
+        ArtifactError: missing, unreadable, an unsupported version, or malformed (a
+            manifest without ``nodes`` included).
+    """
+    path = Path(path)
+    artifact = read_artifact(
+        path,
+        Manifest,
+        kind="manifest",
+        supported=SUPPORTED_VERSIONS,
+        remedy="regenerate it with dbt (`dbt compile`)",
+    )
+    manifest = artifact.model
+    metadata = manifest.metadata.model_copy(
+        update={
+            "sha256": hashlib.sha256(artifact.raw).hexdigest(),
+            "schema_version_number": artifact.version,
+        }
+    )
+    return manifest.model_copy(update={"metadata": metadata, "path": str(path)})

@@ -1,0 +1,55 @@
+"""Everything dbt left in a project's target directory, loaded in one call."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from dbt_lineage.artifacts.catalog import Catalog, load_catalog
+from dbt_lineage.artifacts.manifest import Manifest, load_manifest
+from dbt_lineage.artifacts.run_results import RunResults, load_run_results
+from dbt_lineage.errors import ArtifactError
+from dbt_lineage.memory import release_memory
+
+
+@dataclasses.dataclass(frozen=True)
+class ProjectArtifacts:
+    """A project's manifest, and its catalog and run results when dbt wrote them."""
+
+    target_path: Path
+    manifest: Manifest
+    catalog: Catalog | None
+    run_results: RunResults | None
+
+
+def load_project(
+    project_dir: str | Path = ".", target_path: str | Path | None = None
+) -> ProjectArtifacts:
+    """Load ``manifest.json`` (required), ``catalog.json`` and ``run_results.json`` (optional).
+
+    Args:
+        project_dir: the dbt project directory.
+        target_path: where dbt wrote its artifacts; ``<project_dir>/target`` by default.
+            A relative path is taken relative to ``project_dir``, as dbt does.
+
+    Raises:
+        ArtifactError: the manifest is missing or unreadable, or an artifact that exists
+            is of an unsupported version.
+    """
+    project_dir = Path(project_dir)
+    target = Path(target_path) if target_path is not None else Path("target")
+    if not target.is_absolute():
+        target = project_dir / target
+    manifest_path = target / "manifest.json"
+    if not manifest_path.is_file():
+        raise ArtifactError(
+            "no manifest.json: run `dbt compile` (or `dbt build`) first, or pass --target-path",
+            path=manifest_path,
+        )
+    manifest = load_manifest(manifest_path)
+    release_memory()  # the parser's buffers for a large manifest
+    catalog_path = target / "catalog.json"
+    catalog = load_catalog(catalog_path) if catalog_path.is_file() else None
+    results_path = target / "run_results.json"
+    run_results = load_run_results(results_path) if results_path.is_file() else None
+    return ProjectArtifacts(target, manifest, catalog, run_results)

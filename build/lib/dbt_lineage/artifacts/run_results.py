@@ -1,0 +1,52 @@
+"""dbt's ``run_results.json``: what the last invocation ran, and how it went."""
+
+from __future__ import annotations
+
+import typing as t
+from pathlib import Path
+
+import pydantic
+
+from dbt_lineage.artifacts._json import read_artifact
+
+SUPPORTED_VERSIONS = (5, 6)
+
+
+class _Artifact(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class NodeResult(_Artifact):
+    unique_id: str
+    status: str
+    execution_time: float = 0.0
+    message: str | None = None
+    adapter_response: dict[str, t.Any] = {}
+    timing: list[dict[str, t.Any]] = []
+
+
+class RunResultsMetadata(_Artifact):
+    dbt_version: str = ""
+    invocation_id: str | None = None
+    generated_at: str | None = None
+
+
+class RunResults(_Artifact):
+    metadata: RunResultsMetadata
+    results: list[NodeResult] = []
+    elapsed_time: float = 0.0
+    args: dict[str, t.Any] = {}
+    path: str = ""
+
+
+def load_run_results(path: str | Path) -> RunResults:
+    """Load and validate ``run_results.json``.
+
+    Raises:
+        ArtifactError: missing, unreadable, an unsupported version, or malformed.
+    """
+    path = Path(path)
+    results = read_artifact(
+        path, RunResults, kind="run-results", supported=SUPPORTED_VERSIONS, remedy="rerun dbt"
+    ).model
+    return results.model_copy(update={"path": str(path)})

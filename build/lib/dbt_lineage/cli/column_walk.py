@@ -1,0 +1,61 @@
+"""What ``upstream`` and ``downstream`` share: one command shape over a column walk."""
+
+from __future__ import annotations
+
+import typing as t
+
+import click
+
+from dbt_lineage.cli import options
+from dbt_lineage.cli.impact import column_target, depth, load_lineage, render
+from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
+
+
+def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool) -> click.Command:
+    """A ``dbt-lineage <name> NODE.COLUMN`` command that renders ``walk``'s report.
+
+    ``rows`` is whether row-set edges (joins, filters... of whole relations) are followed
+    unless the user says otherwise.
+    """
+
+    @click.command(name=name, help=doc)
+    @click.argument("column", metavar="NODE.COLUMN")
+    @options.project_dir
+    @options.target_path
+    @options.lineage_path
+    @options.output_format
+    @click.option(
+        "--include-indirect/--direct-only",
+        default=rows,
+        show_default=True,
+        help="Also follow joins, filters and other clauses that decide which rows appear.",
+    )
+    @depth
+    @click.option(
+        "--kind",
+        "kinds",
+        multiple=True,
+        type=click.Choice(DIRECT_KINDS + INDIRECT_KINDS),
+        help="Follow only edges of this kind (repeat for several; default: every kind).",
+    )
+    def command(
+        column: str,
+        project_dir: str,
+        target_path: str | None,
+        lineage_file: str | None,
+        output_format: str,
+        include_indirect: bool,
+        depth: int | None,
+        kinds: tuple[str, ...],
+    ) -> None:
+        graph = load_lineage(project_dir, target_path, lineage_file)
+        report = walk(
+            graph,
+            column_target(graph, column, project_dir, target_path),
+            depth=depth,
+            kinds=kinds or None,
+            include_indirect=include_indirect,
+        )
+        click.echo(render(report, output_format))
+
+    return command

@@ -1,0 +1,63 @@
+"""How the process uses memory: fewer garbage-collector passes, freed memory returned.
+
+A build makes millions of small objects that live until it ends (the manifest, parse
+trees, results, the graph). Python's cycle collector would scan all of them again and again
+as they are made; freezing what exists and collecting less often saves about a third of
+the time. After a large artifact is parsed, the allocator keeps the parser's freed buffers;
+handing them back to the operating system keeps the peak of the next phases low.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import gc
+import typing as t
+
+_depth = 0
+
+
+@contextlib.contextmanager
+def fewer_collections() -> t.Iterator[None]:
+    """Freeze the objects that exist and collect cycles less often, until the block ends
+    (the outermost block, when they nest)."""
+    global _depth
+    _depth += 1
+    if _depth > 1:
+        try:
+            yield
+        finally:
+            _depth -= 1
+        return
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        _depth -= 1
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
+def release_memory() -> None:
+    """Return the allocator's free memory to the operating system (glibc only; else no-op)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+def _malloc_trim() -> t.Any:
+    name = ctypes.util.find_library("c")
+    if not name:
+        return None
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None)
+    except OSError:
+        return None
+
+
+def memory() -> None:
+    """Module entry: release free memory now (see :func:`release_memory`)."""
+    release_memory()

@@ -1,0 +1,1 @@
+"""Warehouse tables: dbt adapter connections, the schema-layer publisher, the instance reader."""

@@ -1,0 +1,399 @@
+"""Provenance: which run built a relation, from which runs of its inputs, back to sources.
+
+The instance rows come from an ``InstanceSource`` (the warehouse reader in
+``outputs/warehouse``, which reads the tables the dbt package's on-run-end hook writes).
+``provenance`` fetches them level by level, assembles an instance-layer ``LineageGraph``
+fragment (invocation and node-run nodes; ``ran`` edges invocation -> node run, ``fed``
+edges input -> consumer), and walks it from the run asked about into a ``TracedRun`` tree.
+
+A node run is keyed ``RunRef(invocation_id, unique_id)`` and nests under its invocation in
+``graph.runs[invocation_id][unique_id]``; no key is a joined string. An ephemeral
+model, which dbt inlines and never runs, becomes a run of status ``ephemeral`` inside its
+consumer's invocation. An input with no recorded run (a source, or a node the hook never
+saw) is a schema-layer relation node keyed by its unique id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import typing as t
+
+from dbt_lineage.errors import DbtLineageError
+from dbt_lineage.graph.model import (
+    EdgeType,
+    InvocationNode,
+    LineageEdge,
+    LineageGraph,
+    LineageNode,
+    NodeRunNode,
+    NodeType,
+    RelationNode,
+)
+from dbt_lineage.types import Layer, RunRef
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeRunRow:
+    """A row of ``lineage_node_runs`` (the columns provenance reads)."""
+
+    invocation_id: str
+    unique_id: str
+    status: str
+    relation_name: str | None = None
+    resource_type: str | None = None
+    materialization: str | None = None
+    rows_affected: int | None = None
+    execute_started_at: datetime.datetime | None = None
+    execute_completed_at: datetime.datetime | None = None
+    execution_time: float | None = None
+    message: str | None = None
+    checksum: str | None = None
+
+    @property
+    def key(self) -> RunRef:
+        return RunRef(self.invocation_id, self.unique_id)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunInputRow:
+    """A row of ``lineage_run_inputs``: a node run read ``input_unique_id``, as built by
+    ``input_invocation_id`` (None for sources and inputs never recorded)."""
+
+    invocation_id: str
+    unique_id: str
+    input_unique_id: str
+    input_relation_name: str | None = None
+    input_invocation_id: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class InvocationRow:
+    """A row of ``lineage_invocations`` (the columns provenance reads)."""
+
+    invocation_id: str
+    command: str | None = None
+    dbt_version: str | None = None
+    target_name: str | None = None
+    started_at: datetime.datetime | None = None
+    ended_at: datetime.datetime | None = None
+
+
+class InstanceSource(t.Protocol):
+    """Where instance rows come from."""
+
+    def last_build(self, unique_id: str) -> NodeRunRow | None:
+        """The latest successful run of a node."""
+
+    def node_runs(self, keys: t.Sequence[RunRef]) -> list[NodeRunRow]:
+        """The runs with these ``(invocation_id, unique_id)`` keys (missing ones left out)."""
+
+    def run_inputs(self, keys: t.Sequence[RunRef]) -> list[RunInputRow]:
+        """The inputs of these runs."""
+
+    def invocations(self, invocation_ids: t.Sequence[str]) -> list[InvocationRow]:
+        """These invocations (missing ones left out)."""
+
+    def builds_before(
+        self, unique_ids: t.Sequence[str], before: datetime.datetime
+    ) -> list[NodeRunRow]:
+        """For each node, its latest successful run completed at or before ``before``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TracedInput:
+    """One input of a traced run: the run of it that fed the consumer, or why there is none.
+
+    ``note`` is empty when ``run`` is set; else ``source`` or ``not recorded``. An ephemeral
+    input has a run of status ``ephemeral`` (inlined into the consumer; dbt never runs it).
+    """
+
+    unique_id: str
+    relation_name: str | None
+    run: TracedRun | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, t.Any]:
+        entry: dict[str, t.Any] = {
+            "unique_id": self.unique_id,
+            "relation_name": self.relation_name,
+        }
+        if self.run is not None:
+            entry["run"] = self.run.to_dict()
+        else:
+            entry["note"] = self.note
+        return entry
+
+
+@dataclasses.dataclass(frozen=True)
+class TracedRun:
+    """A node run with its invocation and, recursively, the runs of its inputs.
+
+    ``repeated`` marks a run already shown elsewhere in the tree (its inputs are left out
+    there: the tree is a DAG unfolded once).
+    """
+
+    unique_id: str
+    relation_name: str | None
+    invocation_id: str
+    status: str
+    started_at: datetime.datetime | None
+    ended_at: datetime.datetime | None
+    rows_affected: int | None
+    invocation: InvocationRow
+    inputs: tuple[TracedInput, ...] = ()
+    repeated: bool = False
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """Nested plain data for JSON (timestamps as ISO text)."""
+        entry: dict[str, t.Any] = {
+            "unique_id": self.unique_id,
+            "relation_name": self.relation_name,
+            "invocation_id": self.invocation_id,
+            "status": self.status,
+            "started_at": _iso(self.started_at),
+            "ended_at": _iso(self.ended_at),
+            "rows_affected": self.rows_affected,
+            "invocation": {
+                name: _iso(value)
+                for name, value in dataclasses.asdict(self.invocation).items()
+                if name != "invocation_id"
+            },
+        }
+        if self.repeated:
+            entry["repeated"] = True
+        else:
+            entry["inputs"] = [item.to_dict() for item in self.inputs]
+        return entry
+
+
+def provenance(
+    unique_id: str,
+    source: InstanceSource,
+    *,
+    stamp: str | None = None,
+    ephemeral: t.Mapping[str, t.Sequence[str]] | None = None,
+) -> TracedRun:
+    """The run that built ``unique_id`` (or the run of invocation ``stamp``), traced back.
+
+    Args:
+        unique_id: the relation's dbt unique id.
+        source: where the instance rows come from.
+        stamp: an invocation id, as a row's stamp column holds it: trace that
+            invocation's run of the relation instead of the latest successful one.
+        ephemeral: the project's ephemeral models, each with the unique ids it reads
+            (from the manifest): traced through to the runs of what they read.
+
+    Raises:
+        DbtLineageError: no such run is recorded.
+    """
+    if stamp is not None:
+        found = source.node_runs([RunRef(stamp, unique_id)])
+        if not found:
+            raise DbtLineageError(
+                f"invocation {stamp} has no recorded run of {unique_id}: check the stamp, "
+                "and that the hook was active in that run",
+                node_id=unique_id,
+            )
+        root = found[0]
+    else:
+        last = source.last_build(unique_id)
+        if last is None:
+            raise DbtLineageError(
+                f"no successful run of {unique_id} is recorded: run dbt with the "
+                "dbt_lineage.record_run hook (see README), or pass --stamp",
+                node_id=unique_id,
+            )
+        root = last
+    graph = _instance_graph(root, source, ephemeral or {})
+    return _walk(graph, root.key, set())
+
+
+def _instance_graph(
+    root: NodeRunRow, source: InstanceSource, ephemeral: t.Mapping[str, t.Sequence[str]]
+) -> LineageGraph:
+    """Fetch the runs upstream of ``root``, breadth first, into an instance-layer graph."""
+    runs, inputs = _fetch(root, source, ephemeral)
+    invocations = source.invocations(sorted({key.invocation_id for key in runs}))
+    nodes: dict[str, LineageNode] = {}
+    runs_by_invocation: dict[str, dict[str, NodeRunNode]] = {}
+    edges: list[LineageEdge] = []
+    for invocation in invocations:
+        nodes[invocation.invocation_id] = _invocation_node(invocation)
+    for key, run in runs.items():
+        nodes.setdefault(key.invocation_id, _invocation_node(InvocationRow(key.invocation_id)))
+        runs_by_invocation.setdefault(key.invocation_id, {})[key.unique_id] = _run_node(run)
+        edges.append(_edge(key.invocation_id, key, EdgeType.RAN))
+    for row in inputs:
+        consumer = RunRef(row.invocation_id, row.unique_id)
+        upstream = RunRef(row.input_invocation_id or "", row.input_unique_id)
+        if upstream not in runs:
+            nodes.setdefault(row.input_unique_id, _relation_node(row))
+            edges.append(_edge(row.input_unique_id, consumer, EdgeType.FED))
+        else:
+            edges.append(_edge(upstream, consumer, EdgeType.FED))
+    return LineageGraph(nodes=nodes, runs=runs_by_invocation, edges=edges)
+
+
+def _fetch(
+    root: NodeRunRow, source: InstanceSource, ephemeral: t.Mapping[str, t.Sequence[str]]
+) -> tuple[dict[RunRef, NodeRunRow], list[RunInputRow]]:
+    """The runs upstream of ``root`` and the input rows between them, a level at a time.
+
+    dbt never runs an ephemeral model: it is inlined into each consumer, and the hook
+    records the consumer's read of it with no run. Here it becomes a run of its own in
+    the consumer's invocation (status ``ephemeral``), whose inputs are the latest
+    successful builds of its parents completed before the consumer started (the rule the
+    hook uses for every input).
+    """
+    runs = {root.key: root}
+    local: dict[RunRef, list[RunInputRow]] = {}
+    inputs: list[RunInputRow] = []
+    frontier = [root.key]
+    while frontier:
+        remote = [key for key in frontier if key not in local]
+        fetched = source.run_inputs(remote) if remote else []
+        fetched += [row for key in frontier for row in local.get(key, ())]
+        next_keys: set[RunRef] = set()
+        missing: set[RunRef] = set()
+        for row in fetched:
+            if row.input_invocation_id is None and row.input_unique_id in ephemeral:
+                key = RunRef(row.invocation_id, row.input_unique_id)
+                if key not in runs:
+                    consumer = runs[RunRef(row.invocation_id, row.unique_id)]
+                    runs[key] = NodeRunRow(
+                        invocation_id=row.invocation_id,
+                        unique_id=row.input_unique_id,
+                        status="ephemeral",
+                        execute_started_at=consumer.execute_started_at,
+                    )
+                    local[key] = _inlined_inputs(runs[key], source, ephemeral)
+                    next_keys.add(key)
+                row = dataclasses.replace(row, input_invocation_id=row.invocation_id)
+            elif row.input_invocation_id is not None:
+                key = RunRef(row.input_invocation_id, row.input_unique_id)
+                if key not in runs:
+                    missing.add(key)
+            inputs.append(row)
+        for run in source.node_runs(sorted(missing)) if missing else ():
+            runs[run.key] = run
+            next_keys.add(run.key)
+        frontier = sorted(next_keys)
+    return runs, inputs
+
+
+def _inlined_inputs(
+    run: NodeRunRow, source: InstanceSource, ephemeral: t.Mapping[str, t.Sequence[str]]
+) -> list[RunInputRow]:
+    parents = list(dict.fromkeys(ephemeral[run.unique_id]))
+    built = [p for p in parents if p not in ephemeral and not p.startswith("source.")]
+    before = run.execute_started_at
+    builds = {
+        build.unique_id: build.invocation_id
+        for build in (source.builds_before(built, before) if built and before else ())
+    }
+    return [
+        RunInputRow(run.invocation_id, run.unique_id, parent, None, builds.get(parent))
+        for parent in parents
+    ]
+
+
+def _walk(graph: LineageGraph, key: RunRef, expanded: set[RunRef]) -> TracedRun:
+    """Unfold the graph into a tree from ``key``; a run met again is marked repeated."""
+    run = graph.runs[key.invocation_id][key.unique_id]
+    invocation = graph.nodes[key.invocation_id]
+    assert isinstance(invocation, InvocationNode)
+    repeated = key in expanded
+    expanded.add(key)
+    inputs: list[TracedInput] = []
+    if not repeated:
+        feeding = [
+            data["edge"].source
+            for _, _, data in graph.digraph().in_edges(key, data=True)
+            if data["edge"].type is EdgeType.FED
+        ]
+        for upstream in sorted(feeding, key=_sort_key):
+            if isinstance(upstream, RunRef):
+                traced = _walk(graph, upstream, expanded)
+                inputs.append(TracedInput(upstream.unique_id, traced.relation_name, run=traced))
+            else:
+                node = graph.nodes[upstream]
+                note = "source" if node.type is NodeType.SOURCE else "not recorded"
+                relation_name = getattr(node, "relation_name", "") or None
+                inputs.append(TracedInput(upstream, relation_name, note=note))
+    return TracedRun(
+        unique_id=key.unique_id,
+        relation_name=run.relation_name or None,
+        invocation_id=key.invocation_id,
+        status=run.status,
+        started_at=run.started_at,
+        ended_at=run.ended_at,
+        rows_affected=run.rows_affected,
+        invocation=InvocationRow(
+            invocation.node_id,
+            invocation.command or None,
+            invocation.dbt_version or None,
+            invocation.target_name or None,
+            invocation.started_at,
+            invocation.ended_at,
+        ),
+        inputs=tuple(inputs),
+        repeated=repeated,
+    )
+
+
+def _sort_key(key: str | RunRef) -> tuple[str, str]:
+    return (key.unique_id, key.invocation_id) if isinstance(key, RunRef) else (key, "")
+
+
+def _edge(source: str | RunRef, target: str | RunRef, type_: EdgeType) -> LineageEdge:
+    return LineageEdge(source, target, type_, layer=Layer.INSTANCE)
+
+
+def _invocation_node(row: InvocationRow) -> InvocationNode:
+    return InvocationNode(
+        node_id=row.invocation_id,
+        type=NodeType.INVOCATION,
+        layer=Layer.INSTANCE,
+        name=row.invocation_id,
+        command=row.command or "",
+        dbt_version=row.dbt_version or "",
+        target_name=row.target_name or "",
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+    )
+
+
+def _run_node(row: NodeRunRow) -> NodeRunNode:
+    return NodeRunNode(
+        node_id=row.unique_id,
+        invocation_id=row.invocation_id,
+        type=NodeType.NODE_RUN,
+        layer=Layer.INSTANCE,
+        name=row.unique_id,
+        status=row.status,
+        relation_name=row.relation_name or "",
+        materialized=row.materialization or "",
+        rows_affected=row.rows_affected,
+        started_at=row.execute_started_at,
+        ended_at=row.execute_completed_at,
+        execution_time=row.execution_time,
+        message=row.message,
+        checksum=row.checksum,
+    )
+
+
+def _relation_node(row: RunInputRow) -> LineageNode:
+    """An input with no recorded run: a source, or a node the hook never saw."""
+    resource_type = row.input_unique_id.partition(".")[0]
+    node_type = {member.value: member for member in NodeType}.get(resource_type, NodeType.MODEL)
+    return RelationNode(
+        node_id=row.input_unique_id,
+        type=node_type,
+        name=row.input_unique_id,
+        relation_name=row.input_relation_name or "",
+    )
+
+
+def _iso(value: datetime.datetime | None) -> str | None:
+    return value.isoformat() if isinstance(value, datetime.datetime) else value

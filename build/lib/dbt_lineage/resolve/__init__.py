@@ -1,0 +1,1 @@
+"""A whole project: dependency order, declared columns, cache and worker processes."""

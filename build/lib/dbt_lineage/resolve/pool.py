@@ -1,0 +1,162 @@
+"""Worker processes that resolve one node each at a time, each node under a time budget.
+
+A node that runs past its budget has its worker killed and replaced, and becomes a
+``timeout`` result; a worker that dies (out of memory, a crash in compiled code) costs only
+its node the same way. Workers are fresh interpreters (``spawn``): they do not carry the
+memory of the process that loaded the manifest, and, being its own children, their CPU time
+is the build's in any process accounting. They are started as ``python -m`` commands rather
+than with ``multiprocessing``'s spawn, which would import the caller's ``__main__`` again.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import subprocess
+import sys
+import time
+import typing as t
+
+from dbt_lineage.errors import DbtLineageError
+from dbt_lineage.resolve.failures import Outcome
+from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
+from dbt_lineage.resolve.relations import RelationIndex
+
+_STARTS = 3
+"""Workers that may die before they are ready before the build gives up on workers."""
+
+
+class Finished(t.NamedTuple):
+    """A task's end: its outcome, or None when it ran out of time or its worker died."""
+
+    task_id: str
+    outcome: Outcome | None
+    problem: str = ""
+
+
+class _Worker:
+    """One worker: ``python -m dbt_lineage.resolve.worker FD``, talking over a socket pair."""
+
+    def __init__(self, index: RelationIndex) -> None:
+        self.connection, child = multiprocessing.Pipe()
+        fd = child.fileno()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "dbt_lineage.resolve.worker", str(fd)],
+            pass_fds=[fd],
+            stdin=subprocess.DEVNULL,
+        )
+        child.close()
+        self.connection.send(index)
+        self.ready = False
+        """Set when the worker says it has started: a task's time budget starts only then."""
+        self.task: str | None = None
+        self.deadline = 0.0
+
+    def exit_code(self) -> int | None:
+        return self.process.poll()
+
+    def stop(self, *, kill: bool) -> None:
+        if kill:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.connection.close()
+
+
+class WorkerPool:
+    """``jobs`` worker processes; ``submit`` a task, ``wait`` for finished ones."""
+
+    def __init__(self, jobs: int, index: RelationIndex, timeout: float | None) -> None:
+        self._index = index
+        self.timeout = timeout
+        self._failed_starts = 0
+        self._workers = [_Worker(index) for _ in range(jobs)]
+
+    @property
+    def idle(self) -> int:
+        """Workers ready for a task."""
+        return sum(1 for worker in self._workers if worker.ready and worker.task is None)
+
+    @property
+    def busy(self) -> int:
+        """Workers running a task or still starting: something ``wait`` can wait for."""
+        return sum(1 for worker in self._workers if worker.task is not None or not worker.ready)
+
+    def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> None:
+        worker = next(w for w in self._workers if w.ready and w.task is None)
+        worker.task = task_id
+        worker.deadline = time.monotonic() + self.timeout if self.timeout else float("inf")
+        worker.connection.send((task_id, node, inputs))
+
+    def wait(self) -> list[Finished]:
+        """Block until a task finishes (or runs out of time), or a worker becomes ready."""
+        busy = [w for w in self._workers if w.task is not None or not w.ready]
+        if not busy:
+            return []
+        deadlines = [w.deadline for w in busy if w.task is not None]
+        nearest = min(deadlines, default=float("inf"))
+        timeout = None if nearest == float("inf") else max(0.0, nearest - time.monotonic())
+        ready = multiprocessing.connection.wait([w.connection for w in busy], timeout)
+        finished: list[Finished] = []
+        for worker in busy:
+            if worker.connection in ready:
+                if not worker.ready:
+                    self._started(worker)
+                else:
+                    finished.append(self._receive(worker))
+            elif worker.task is not None and time.monotonic() >= worker.deadline:
+                finished.append(Finished(worker.task, None, "timeout"))
+                self._replace(worker)
+        return finished
+
+    def _started(self, worker: _Worker) -> None:
+        try:
+            worker.connection.recv()
+        except (EOFError, OSError):
+            self._failed_starts += 1
+            if self._failed_starts > _STARTS:
+                raise DbtLineageError(
+                    f"worker processes exit as they start ({sys.executable} -m "
+                    "dbt_lineage.resolve.worker): check the installation, or run with --jobs 1"
+                ) from None
+            self._replace(worker)
+            return
+        worker.ready = True
+
+    def _receive(self, worker: _Worker) -> Finished:
+        task = t.cast(str, worker.task)
+        try:
+            task_id, document, traceback = worker.connection.recv()
+        except (EOFError, OSError):
+            self._replace(worker)
+            code = worker.exit_code()
+            return Finished(task, None, f"its worker process died (exit code {code})")
+        worker.task = None
+        result = NodeLineage.from_json(document)
+        result.cached = False
+        if not traceback:
+            result.document = document  # the cache stores it as is
+        return Finished(task_id, Outcome(result, traceback))
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.stop(kill=True)
+        position = self._workers.index(worker)
+        self._workers[position] = _Worker(self._index)
+
+    def close(self) -> None:
+        for worker in self._workers:
+            try:
+                worker.connection.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self._workers:
+            worker.stop(kill=worker.task is not None)
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,134 @@
+"""Resolve nodes as soon as the columns they read are known, keeping every worker busy.
+
+A model waits only for the upstream models whose columns it cannot know yet (a catalog
+gives them up front). Ready nodes go to idle workers one at a time, in dependency order,
+so a slow node holds up only its own readers, never a whole wave. With one job, nodes are
+resolved in this process (no time budget there).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import typing as t
+
+from dbt_lineage.resolve.failures import internal_error, timed_out
+from dbt_lineage.resolve.inputs import Prepared
+from dbt_lineage.resolve.node_lineage import NodeLineage
+from dbt_lineage.resolve.pool import WorkerPool
+from dbt_lineage.resolve.relations import RelationIndex
+
+MIN_POOL_TASKS = 2
+"""With fewer nodes to resolve than this, workers cost more than they save."""
+
+
+class Job(t.Protocol):
+    """What the scheduler asks of a build."""
+
+    def start(self, node_id: str) -> Prepared | NodeLineage:
+        """Either the inputs to resolve the node with, or its result already (cache, root)."""
+
+    def finish(self, node_id: str, result: NodeLineage, traceback: str) -> None:
+        """Take a node's result; its readers may become ready."""
+
+
+@dataclasses.dataclass
+class Schedule:
+    """Nodes in dependency order and what each waits for."""
+
+    order: list[str]
+    waits: dict[str, set[str]]
+
+    def dependents(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = collections.defaultdict(list)
+        for node_id, parents in self.waits.items():
+            for parent in parents:
+                found[parent].append(node_id)
+        return found
+
+
+def schedule(
+    plan: Schedule,
+    job: Job,
+    *,
+    index: t.Callable[[], RelationIndex],
+    jobs: int,
+    timeout: float | None,
+    expected: int,
+) -> None:
+    """Module entry: run every node of ``plan`` through ``job``.
+
+    Args:
+        plan: the nodes and their waits.
+        job: prepares nodes and takes their results.
+        index: the relation index (built once, only when some node must be resolved).
+        jobs: worker processes; 1 resolves in this process.
+        timeout: seconds a node may take in a worker; None for no limit.
+        expected: how many nodes will need resolving at most (decides whether to start
+            workers at all).
+    """
+    waits = {node_id: set(parents) for node_id, parents in plan.waits.items()}
+    dependents = plan.dependents()
+    ready = collections.deque(node_id for node_id in plan.order if not waits[node_id])
+    position = {node_id: number for number, node_id in enumerate(plan.order)}
+    queued: collections.deque[tuple[str, Prepared]] = collections.deque()
+    pending: dict[str, Prepared] = {}
+    pool: WorkerPool | None = None
+    local_index: RelationIndex | None = None
+    in_pool = jobs > 1 and expected >= MIN_POOL_TASKS
+    done: set[str] = set()
+
+    def finish(node_id: str, result: NodeLineage, traceback: str = "") -> None:
+        done.add(node_id)
+        job.finish(node_id, result, traceback)
+        for reader in dependents.get(node_id, ()):
+            waits[reader].discard(node_id)
+            if not waits[reader]:
+                ready.append(reader)
+
+    try:
+        while len(done) < len(plan.order):
+            if not ready and not queued and (pool is None or not pool.busy):
+                # A dependency cycle: resolve the earliest waiting node with what is known.
+                waiting = [n for n in plan.order if n not in done and n not in pending]
+                if not waiting:
+                    break
+                stuck = min(waiting, key=position.__getitem__)
+                waits[stuck].clear()
+                ready.append(stuck)
+            while ready:
+                node_id = ready.popleft()
+                started = job.start(node_id)
+                if isinstance(started, NodeLineage):
+                    finish(node_id, started)
+                elif in_pool:
+                    queued.append((node_id, started))
+                else:
+                    if local_index is None:
+                        local_index = index()
+                    from dbt_lineage.resolve.worker import worker  # sqlglot only when needed
+
+                    inputs = dataclasses.replace(started.inputs, index=local_index)
+                    outcome = worker(started.node, inputs)
+                    finish(node_id, outcome.result, outcome.traceback)
+            if queued and pool is None:
+                pool = WorkerPool(jobs, index(), timeout)
+            while queued and pool is not None and pool.idle:
+                node_id, prepared = queued.popleft()
+                pending[node_id] = prepared
+                pool.submit(node_id, prepared.node, prepared.inputs)
+            if pool is not None and pool.busy:
+                for finished in pool.wait():
+                    prepared = pending.pop(finished.task_id)
+                    if finished.outcome is not None:
+                        outcome = finished.outcome
+                        finish(finished.task_id, outcome.result, outcome.traceback)
+                    elif finished.problem == "timeout":
+                        result = timed_out(prepared.node, prepared.inputs, timeout or 0.0)
+                        finish(finished.task_id, result)
+                    else:
+                        result = internal_error(prepared.node, prepared.inputs, finished.problem)
+                        finish(finished.task_id, result)
+    finally:
+        if pool is not None:
+            pool.close()

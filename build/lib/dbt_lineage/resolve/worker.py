@@ -1,0 +1,51 @@
+"""One node's resolution behind the per-node boundary, in this process or a worker's.
+
+Any exception but the engine's own ``SqlError`` (which ``resolve_node`` turns into a
+diagnostic) is a bug of ours: it becomes an ``internal_error`` diagnostic on that node,
+naming the node and its file, with the traceback kept for ``--debug``; the build goes on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import traceback
+import typing as t
+
+from dbt_lineage.resolve.failures import Outcome, internal_error
+from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
+from dbt_lineage.resolve.relations import RelationIndex
+from dbt_lineage.resolve.resolve_node import resolve_node
+
+
+def worker(node: SqlNode, inputs: NodeInputs) -> Outcome:
+    """Module entry: resolve one node; a bug becomes an ``internal_error`` diagnostic."""
+    try:
+        return Outcome(resolve_node(node, inputs))
+    except Exception as error:  # noqa: BLE001 - the per-node boundary
+        text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
+        return Outcome(internal_error(node, inputs, text), traceback.format_exc())
+
+
+def serve(connection: t.Any) -> None:
+    """A worker process: receive the relation index once, then tasks until told to stop."""
+    # Parsed SQL trees are many small objects with parent links: collect cycles less often.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+    index: RelationIndex = connection.recv()
+    connection.send("ready")
+    while True:
+        message = connection.recv()
+        if message is None:
+            return
+        task_id, node, inputs = message
+        outcome = worker(node, dataclasses.replace(inputs, index=index))
+        # Plain values cross the process boundary: they unpickle faster than dataclasses.
+        connection.send((task_id, outcome.result.to_json(), outcome.traceback))
+
+
+if __name__ == "__main__":
+    import multiprocessing.connection
+    import sys
+
+    serve(multiprocessing.connection.Connection(int(sys.argv[1])))

@@ -1,0 +1,139 @@
+"""Names as a dialect reads them: identifiers matched to stored names, relation names split.
+
+A warehouse stores each column under one name (``catalog.json`` and ``information_schema``
+report it). An identifier in SQL finds it by the dialect's rule: PostgreSQL folds unquoted
+identifiers to lower case and Snowflake to upper case, quoted ones are exact; DuckDB,
+BigQuery, Databricks/Spark and Redshift (by default) match case-insensitively. When the exact
+rule finds nothing and exactly one stored name matches ignoring case, that one is meant
+(users often hand lower-case names for Snowflake); when several do, the name is ambiguous.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing as t
+
+from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
+
+_INSENSITIVE = (
+    NormalizationStrategy.CASE_INSENSITIVE,
+    NormalizationStrategy.CASE_INSENSITIVE_UPPERCASE,
+)
+
+
+class Names:
+    """The identifier rules of one dialect.
+
+    Identifiers in a tree are first normalised the dialect's way (sqlglot's
+    ``normalize_identifiers``): unquoted ones folded, quoted ones kept, or every one folded in
+    a case-insensitive dialect. ``key`` then turns a stored name into the form a normalised
+    identifier has when it means that name.
+
+    >>> Names("snowflake").key("amount"), Names("postgres").key("Amount")
+    ('amount', 'Amount')
+    >>> Names("duckdb").key("UserId")
+    'userid'
+    """
+
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+        strategy = Dialect.get_or_raise(dialect).normalization_strategy
+        self.insensitive = strategy in _INSENSITIVE
+
+    def key(self, stored: str) -> str:
+        """What a normalised identifier naming ``stored`` looks like."""
+        return stored.casefold() if self.insensitive else stored
+
+    def index(self, stored: t.Iterable[str]) -> NameIndex:
+        """An index of stored names to match identifiers against."""
+        return NameIndex(self, stored)
+
+
+class NameIndex:
+    """Stored names looked up by normalised identifier, exactly first, then ignoring case.
+
+    The look-up tables are built on first use: most tables a query could read are never
+    asked for a column.
+    """
+
+    __slots__ = ("_stored", "_insensitive", "_exact", "_folded")
+
+    def __init__(self, names: Names, stored: t.Iterable[str]) -> None:
+        self._stored = stored if isinstance(stored, (list, tuple, dict)) else list(stored)
+        self._insensitive = names.insensitive
+        self._exact: dict[str, str] | None = None
+        self._folded: dict[str, list[str]] | None = None
+
+    def match(self, identifier: str) -> tuple[str | None, list[str]]:
+        """The stored name ``identifier`` means, or None and the names it could mean.
+
+        >>> index = Names("postgres").index(["Amount", "amount", "userId"])
+        >>> index.match("amount"), index.match("Amount"), index.match("userid")
+        (('amount', []), ('Amount', []), ('userId', []))
+        >>> index.match("AMOUNT")
+        (None, ['Amount', 'amount'])
+        >>> index.match("other")
+        (None, [])
+        """
+        exact = self._exact
+        if exact is None:
+            exact = self._exact = self._build_exact()
+        found = exact.get(identifier)
+        if found is not None:
+            return found, []
+        folded = self._folded
+        if folded is None:
+            folded = self._folded = {}
+            for name in self._stored:
+                folded.setdefault(name.casefold(), []).append(name)
+        candidates = folded.get(identifier.casefold(), [])
+        if len(candidates) == 1:
+            return candidates[0], []
+        return None, candidates
+
+    def _build_exact(self) -> dict[str, str]:
+        exact: dict[str, str] = {}
+        if self._insensitive:
+            for name in self._stored:
+                exact.setdefault(name.casefold(), name)
+        else:
+            for name in self._stored:
+                exact.setdefault(name, name)
+        return exact
+
+    def __contains__(self, identifier: str) -> bool:
+        return self.match(identifier)[0] is not None
+
+    def __len__(self) -> int:
+        return len(self._stored)
+
+
+@functools.lru_cache(maxsize=65536)
+def table_parts(name: str, dialect: str) -> tuple[str, ...]:
+    """A relation name's normalised parts, as the engine reports table parts.
+
+    >>> table_parts('"Shop"."main".ORDERS', "snowflake")
+    ('Shop', 'main', 'ORDERS')
+    >>> table_parts('"Shop"."main".ORDERS', "duckdb")  # DuckDB folds quoted names too
+    ('shop', 'main', 'orders')
+    """
+    from sqlglot import exp
+    from sqlglot.errors import ParseError
+    from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
+
+    try:
+        table = exp.to_table(name, dialect=dialect)
+    except (ParseError, ValueError):
+        return tuple(part.strip('"`[]') for part in name.split("."))
+    table = normalize_identifiers(table, dialect=dialect)
+    return tuple(part.name for part in table.parts)
+
+
+def names(dialect: str) -> Names:
+    """Module entry: the identifier rules of ``dialect``."""
+    return _names(dialect)
+
+
+@functools.lru_cache(maxsize=64)
+def _names(dialect: str) -> Names:
+    return Names(dialect)

@@ -1,0 +1,458 @@
+"""Column references resolved to the source that holds them, down to base-table columns.
+
+A qualified reference names its source (own scope first, then an outer query's). An
+unqualified one belongs to the one source that holds it: a source whose columns are known
+and list it; else, when none lists it, the one source whose columns are unknown (its column
+is then inferred). Two sources listing it is an ambiguous column; two unknown sources that
+may hold it, and none listing it, is ambiguous too, never guessed. ``a.b`` where ``a`` is no
+source reads field ``b`` of column ``a`` (a struct), down to the deepest field the catalog
+lists.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope
+
+from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Parts, dotted
+from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
+from dbt_lineage.sql.schema_index import Table
+from dbt_lineage.sql.walk_base import Source, WalkerBase, find_source, outer_scope, pivots_of
+from dbt_lineage.types import EdgeKind, UnresolvedReason
+
+_UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
+_AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
+_UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
+
+# Table functions that generate rows from their arguments instead of reading data.
+GENERATORS = (
+    exp.GenerateSeries,
+    exp.ExplodingGenerateSeries,
+    exp.GenerateDateArray,
+    exp.GenerateTimestampArray,
+    exp.Unnest,
+)
+
+
+class _Owner(t.NamedTuple):
+    source: Source | None = None
+    problem: str = ""
+
+
+class References(WalkerBase):
+    """The references part of the walk."""
+
+    def resolve_ref(self, scope: Scope, column: exp.Expr, *, position: int = -1) -> Edges:
+        """Resolve one column reference met in ``scope``.
+
+        ``position`` is the projection the reference sits in (-1 in a clause): a name no
+        source lists may be an earlier projection's alias (a lateral column alias).
+        """
+        if isinstance(column, exp.TableColumn):
+            return self._whole_row(scope, column.name)
+        if isinstance(column, exp.Columns):
+            detail = f"{column.sql(comments=False)} selects columns by pattern"
+            return Edges.problem(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
+        if not isinstance(column, exp.Column):
+            return Edges()
+        name = column.name
+        table = column.table
+        if table:
+            source = find_source(scope, table)
+            if source is not None:
+                return self.resolve_in_source(source, name, column)
+            pivoted = self.find_pivot(scope, table)
+            if pivoted is not None:
+                return self.pivot_column(pivoted[0], pivoted[1], name, column)
+            return self._struct_path(scope, column, position)
+        using = self._using_sides(scope, name)
+        if using is not None:
+            sides, full = using
+            edges = Edges()
+            for side in sides:
+                edges.absorb(self.resolve_in_source(side, name, column), IDENTITY, None)
+            return edges.raised(TRANSFORM) if full else edges
+        return self._unqualified(scope, column, position)
+
+    def _unqualified(self, scope: Scope, column: exp.Column, position: int) -> Edges:
+        name = column.name
+        current: Scope | None = scope
+        fallback: Source | None = None
+        while current is not None:
+            owner = self._owner(current, name)
+            if owner.problem:
+                return Edges.problem(owner.problem)
+            if owner.source is not None:
+                definite = self.holds(owner.source, name) is True
+                if definite:
+                    return self.resolve_in_source(owner.source, name, column)
+                if current is scope and self._is_alias(scope, name, position):
+                    return self._alias(scope, name)
+                return self.resolve_in_source(owner.source, name, column)
+            if current is scope and self._is_alias(scope, name, position):
+                return self._alias(scope, name)
+            fallback = fallback or self._single_lacking(current)
+            current = outer_scope(current)
+        unnest = self.unnest_alias(scope, name)
+        if unnest is not None:
+            return self.udtf_column(unnest, name)
+        if find_source(scope, name) is not None:
+            return self._whole_row(scope, name)
+        if fallback is not None:
+            return self.resolve_in_source(fallback, name, column)
+        return Edges.problem(f"{_UNKNOWN}: column {name} is not a column of any source")
+
+    def _is_alias(self, scope: Scope, name: str, position: int) -> bool:
+        """Whether ``name`` is the alias of a projection before ``position`` (any when -2)."""
+        if position == -1 or not isinstance(scope.expression, exp.Select):
+            return False
+        aliases = self._aliases.get(id(scope))
+        if aliases is None:
+            aliases = self._aliases[id(scope)] = {}
+            for index, projection in enumerate(scope.expression.selects):
+                if isinstance(projection, exp.Alias):
+                    aliases.setdefault(projection.alias, index)
+        first = aliases.get(name)
+        return first is not None and (position < 0 or first < position)
+
+    def _alias(self, scope: Scope, name: str) -> Edges:
+        return self.resolve_output(scope, name)
+
+    def _owner(self, scope: Scope, name: str) -> _Owner:
+        """The one source of ``scope`` (this level only) that holds unqualified ``name``."""
+        definite: list[Source] = []
+        possible: list[Source] = []
+        for _, source in self.ordered_sources(scope):
+            holds = self.holds(source, name)
+            if holds:
+                definite.append(source)
+            elif holds is None:
+                possible.append(source)
+        if len(definite) == 1:
+            return _Owner(definite[0])
+        if definite:
+            labels = ", ".join(_label(source) for source in definite)
+            return _Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
+        if len(possible) == 1:
+            return _Owner(possible[0])
+        if possible:
+            labels = ", ".join(_label(source) for source in possible)
+            reason = (
+                _AMBIGUOUS_STAR
+                if any(isinstance(s, Scope) and self.has_stars(s) for s in possible)
+                else _AMBIGUOUS
+            )
+            return _Owner(problem=f"{reason}: column {name} could come from {labels}")
+        return _Owner()
+
+    def _single_lacking(self, scope: Scope) -> Source | None:
+        """The only source of a scope, when it is known and lacks the name (for the message)."""
+        sources = self.ordered_sources(scope)
+        return sources[0][1] if len(sources) == 1 else None
+
+    def _using_sides(self, scope: Scope, name: str) -> tuple[list[Source], bool] | None:
+        select = scope.expression
+        if not isinstance(select, exp.Select) or not select.args.get("joins"):
+            return None
+        for join in select.args["joins"]:
+            using = join.args.get("using")
+            if using and any(node.name == name for node in using):
+                sides = [s for _, s in self.ordered_sources(scope) if self.holds(s, name)]
+                if len(sides) < 2:
+                    sides = [
+                        s
+                        for _, s in self.ordered_sources(scope)
+                        if self.holds(s, name) is not False
+                    ]
+                return sides, join.side == "FULL"
+        return None
+
+    def resolve_in_source(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
+        """Resolve column ``name`` of a source (a base table or a scope), pivots applied."""
+        pivots = pivots_of(source)
+        if pivots:
+            return self.pivot_column(source, pivots[-1], name, column)
+        return self.unpivoted_column(source, name, column)
+
+    def unpivoted_column(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
+        """Column ``name`` of a source as it is before any PIVOT applied to it."""
+        if isinstance(source, Scope):
+            if source.is_udtf:
+                return self.udtf_column(source, name)
+            stored, candidates = self.output_index(source).match(name)
+            if stored is not None:
+                return self.resolve_output(source, stored)
+            if candidates:
+                detail = f"column {name} matches {', '.join(candidates)} in {_label(source)}"
+                return Edges.problem(f"{_AMBIGUOUS}: {detail}")
+            if self.has_stars(source):
+                return self.resolve_output(source, name)
+            return Edges.problem(f"{_UNKNOWN}: column {name} not found in {_label(source)}")
+        return self.base_column(source, name, column)
+
+    def base_column(self, table: exp.Table, name: str, column: exp.Expr | None) -> Edges:
+        """An identity edge to ``table.name``, checked against (or added to) the schema."""
+        if not isinstance(table.this, exp.Identifier):
+            if table.this is None:
+                detail = f"column {name} comes from {table.sql()}"
+                return Edges.problem(f"{_UNKNOWN_TABLE}: {detail}")
+            if isinstance(table.this, GENERATORS):
+                # generate_series(...) and the like compute rows from their arguments.
+                holder = self._scope_holding(table)
+                return self.computed_from(holder, table.this) if holder else Edges()
+            # A table function reading data (read_parquet(...)): no relation to point at.
+            detail = f"column {name} comes from {table.this.sql()}"
+            return Edges.problem(f"{_UNKNOWN_TABLE}: {detail}")
+        recursive = self._recursive_cte(table)
+        if recursive is not None:
+            return self.resolve_in_source(recursive, name, column)
+        parts, known = self.table_info(table)
+        if known is None:
+            self.inferred.setdefault(parts, {})[name] = None
+            return Edges.base((parts, name), column)
+        stored, candidates = known.index.match(name)
+        if stored is not None:
+            return Edges.base((parts, stored), column)
+        if candidates:
+            detail = f"column {name} matches {', '.join(candidates)} in table {dotted(parts)}"
+            return Edges.problem(f"{_AMBIGUOUS}: {detail}")
+        if not known.strict:
+            self.inferred.setdefault(parts, {})[name] = None
+            return Edges.base((parts, name), column)
+        return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
+
+    def table_info(self, table: exp.Table) -> tuple[Parts, Table | None]:
+        """Normalised parts of a base table and its schema entry (None when unknown)."""
+        found = self._tables.get(id(table))
+        if found is None:
+            parts = tuple(part.name for part in table.parts)
+            entry = self.index.lookup(parts)
+            if entry is None:
+                found = (parts, None)
+            else:
+                found = (entry.parts if len(entry.parts) >= len(parts) else parts, entry)
+                self.known[found[0]] = entry
+            self._tables[id(table)] = found
+        return found
+
+    def holds(self, source: Source, name: str) -> bool | None:
+        """Whether ``source`` has a column ``name``: True, False, or None when unknown."""
+        pivots = pivots_of(source)
+        if pivots:
+            names = self.pivot_names(source, pivots[-1])
+            return None if names is None else name in self.names.index(names)
+        if isinstance(source, Scope):
+            if source.is_udtf:
+                names = self.udtf_names(source)
+                return None if names is None else name in self.names.index(names)
+            if name in self.output_index(source):
+                return True
+            return None if self.has_stars(source) else False
+        if not isinstance(source.this, exp.Identifier):
+            return None
+        recursive = self._recursive_cte(source)
+        if recursive is not None:
+            return self.holds(recursive, name)
+        known = self.table_info(source)[1]
+        if known is None:
+            return None
+        if name in known.index:
+            return True
+        return None if not known.strict else False
+
+    def source_names(self, source: Source) -> list[str] | None:
+        """A source's column names in order (pivots applied), or None when unknown."""
+        pivots = pivots_of(source)
+        if pivots:
+            return self.pivot_names(source, pivots[-1])
+        return self.unpivoted_names(source)
+
+    def unpivoted_names(self, source: Source) -> list[str] | None:
+        """A source's column names before any PIVOT applied to it, or None when unknown."""
+        if isinstance(source, Scope):
+            if source.is_udtf:
+                return self.udtf_names(source)
+            return None if self.has_stars(source) else self.output_names(source)
+        if not isinstance(source.this, exp.Identifier):
+            return None
+        recursive = self._recursive_cte(source)
+        if recursive is not None:
+            return self.source_names(recursive)
+        known = self.table_info(source)[1]
+        return list(known.columns) if known is not None and known.complete else None
+
+    def ordered_sources(self, scope: Scope) -> list[tuple[str, Source]]:
+        """The sources a SELECT reads rows from, in FROM / JOIN order (not SEMI/ANTI sides)."""
+        found = self._ordered.get(id(scope))
+        if found is not None:
+            return found
+        found = []
+        select = scope.expression
+        from_ = select.args.get("from_") if isinstance(select, exp.Select) else None
+        if from_ is not None:
+            nodes = [from_.this] + [
+                join.this
+                for join in select.args.get("joins") or []
+                if (join.text("kind") or "").upper() not in ("SEMI", "ANTI")
+            ]
+            nodes += select.args.get("laterals") or []
+            for node in nodes:
+                name = node.alias_or_name
+                source = scope.sources.get(name) if name else None
+                if source is None:
+                    inner = node.unnest() if isinstance(node, exp.Subquery) else node
+                    source = self.scope_of.get(id(inner))
+                if source is None and isinstance(node, exp.Table):
+                    source = node  # a table function: a source whose columns are unknown
+                if source is not None:
+                    found.append((name, source))
+        self._ordered[id(scope)] = found
+        return found
+
+    # -- special readings ------------------------------------------------------------------
+
+    def field_ref(self, scope: Scope, column: exp.Expr, field: str, position: int) -> Edges:
+        """``column.field``: where a CTE or subquery built ``column`` as a struct literal,
+        only the field's expression is read, not the whole struct; where the catalog lists
+        the nested field, that field is read."""
+        table = column.text("table")
+        source = find_source(scope, table) if table else self._owner(scope, column.name).source
+        if isinstance(source, Scope):
+            refined = self._literal_field(source, column.name, field)
+            if refined is not None:
+                return refined
+        nested = self._nested_field(scope, column, field)
+        if nested is not None:
+            return nested
+        return self.resolve_ref(scope, column, position=position)
+
+    def _literal_field(self, source: Scope, name: str, field: str) -> Edges | None:
+        if not isinstance(source.expression, exp.Select):
+            return None
+        shape = self.shape(source)
+        stored, _ = shape.index.match(name)
+        output = shape.by_name.get(stored) if stored is not None else None
+        body = output.body if output is not None else None
+        value = _struct_field(body, field) if isinstance(body, exp.Struct) else None
+        if value is None:
+            return None
+        edges = Edges()
+        for occurrence in expr_walk(value, self.scope_of):
+            if isinstance(occurrence.node, exp.Query):
+                found = self.subquery_value(occurrence.node)
+            else:
+                found = self.resolve_ref(source, occurrence.node)
+            if occurrence.role == DIRECT:
+                edges.absorb(found, max(occurrence.rank, TRANSFORM), value)
+            else:
+                edges.absorb_scoped(found, EdgeKind.WINDOW, value)
+        return edges
+
+    def _nested_field(self, scope: Scope, column: exp.Expr, field: str) -> Edges | None:
+        """``col.field`` on a base table whose catalog lists the nested field ``col.field``."""
+        table = column.text("table")
+        source = find_source(scope, table) if table else self._owner(scope, column.name).source
+        if not isinstance(source, exp.Table) or not isinstance(source.this, exp.Identifier):
+            return None
+        parts, known = self.table_info(source)
+        if known is None:
+            return None
+        stored, _ = known.index.match(f"{column.name}.{field}")
+        return Edges.base((parts, stored), column) if stored is not None else None
+
+    def _struct_path(self, scope: Scope, column: exp.Column, position: int) -> Edges:
+        """``a.b[.c]`` where ``a`` is no source: fields of struct column ``a`` (or of column
+        ``b`` of source ``a`` when the reference has more parts), read as a transform unless
+        the catalog lists the field itself."""
+        path = [part.name for part in column.parts]
+        owner: Source | None = None
+        if len(path) > 2:
+            owner = find_source(scope, path[0])
+            if owner is not None:
+                path = path[1:]
+        if owner is None:
+            found = self._owner(scope, path[0])
+            if found.problem:
+                return Edges.problem(found.problem)
+            owner = found.source
+            if owner is None:
+                owner = self._single_lacking(scope)
+        if owner is None:
+            return Edges.problem(f"{_UNKNOWN}: {column.sql()} names no source in scope")
+        if isinstance(owner, Scope) and len(path) > 1:
+            refined = self._literal_field(owner, path[0], path[1])
+            if refined is not None:
+                return refined
+        if isinstance(owner, exp.Table) and isinstance(owner.this, exp.Identifier):
+            parts, known = self.table_info(owner)
+            if known is not None:
+                for size in range(len(path), 1, -1):
+                    stored, _ = known.index.match(".".join(path[:size]))
+                    if stored is not None:
+                        edges = Edges.base((parts, stored), column)
+                        return edges if size == len(path) else edges.raised(TRANSFORM)
+        return self.resolve_in_source(owner, path[0], column).raised(TRANSFORM)
+
+    def _whole_row(self, scope: Scope, name: str) -> Edges:
+        """A table's whole row used as one value (``to_json(t)``): every column of it."""
+        source = find_source(scope, name)
+        names = self.source_names(source) if source is not None else None
+        if source is None or not names:
+            reason = UnresolvedReason.STAR_UNKNOWN_COLUMNS.value
+            return Edges.problem(f"{reason}: row {name} used as a value, columns unknown")
+        edges = Edges()
+        for column in names:
+            edges.absorb(self.resolve_in_source(source, column, None), TRANSFORM, None)
+        return edges
+
+    def _recursive_cte(self, table: exp.Table) -> Scope | None:
+        """The CTE a table reference inside its own definition means (recursion written
+        without the RECURSIVE keyword, as Snowflake and SQL Server allow)."""
+        if table.args.get("db") or table.args.get("catalog"):
+            return None
+        node: exp.Expr | None = table.parent
+        while node is not None:
+            if isinstance(node, exp.CTE) and node.alias == table.name:
+                body = node.this
+                scope = self.scope_of.get(id(body)) if isinstance(body, exp.SetOperation) else None
+                if scope is None or not scope.set_operation_scopes:
+                    return None
+                anchor = scope.set_operation_scopes[0]
+                inside = table.parent
+                while inside is not None and inside is not anchor.expression:
+                    inside = inside.parent
+                return None if inside is anchor.expression else anchor
+            node = node.parent
+        return None
+
+    def _scope_holding(self, node: exp.Expr) -> Scope | None:
+        current: exp.Expr | None = node
+        while current is not None:
+            scope = self.scope_of.get(id(current))
+            if scope is not None:
+                return scope
+            current = current.parent
+        return None
+
+
+def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
+    for wanted in dict.fromkeys((field, field.casefold())):
+        for item in struct.expressions:
+            if isinstance(item, exp.PropertyEQ) and item.this.name == wanted:
+                return item.expression
+            if isinstance(item, exp.Alias) and item.alias == wanted:
+                return item.this
+            if isinstance(item, exp.Column) and item.name == wanted:
+                return item
+    return None
+
+
+def _label(source: Source) -> str:
+    if isinstance(source, Scope):
+        parent = source.expression.parent
+        alias = parent.alias if parent is not None and hasattr(parent, "alias") else ""
+        return f"scope {alias or source.scope_type.name.lower()}"
+    return dotted(tuple(part.name for part in source.parts)) or source.sql()

@@ -1,0 +1,432 @@
+"""The output columns of a scope, and the upstreams of each.
+
+A SELECT's outputs are its projections in order, stars expanded over sources whose columns
+are known (USING / NATURAL keys once, EXCLUDE / REPLACE / RENAME applied); a star over a
+source of unknown columns is kept as such, and a name asked of it passes through to that
+source. A set operation's outputs are its first branch's, each fed by the same position of
+every branch (by name for BY NAME); a CTE or derived table with a column list renames
+them by position.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope, ScopeType
+
+from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, is_star
+from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
+from dbt_lineage.sql.names import NameIndex
+from dbt_lineage.sql.walk_base import Output, Shape, Source, Star, WalkerBase
+from dbt_lineage.types import EdgeKind, UnresolvedReason
+
+_UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
+_AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
+
+
+class ScopeOutputs(WalkerBase):
+    """The outputs part of the walk."""
+
+    def output_names(self, scope: Scope) -> list[str]:
+        """The output column names of a scope, in order (renamed by a column list)."""
+        found = self._names.get(id(scope))
+        if found is None:
+            inner = self._inner_names(scope)
+            renamed = _renamed(scope)
+            found = renamed + inner[len(renamed) :] if renamed else inner
+            self._names[id(scope)] = found
+        return found
+
+    def output_index(self, scope: Scope) -> NameIndex:
+        found = self._name_index.get(id(scope))
+        if found is None:
+            if isinstance(scope.expression, exp.Select) and not _renamed(scope):
+                found = self.shape(scope).index
+            else:
+                found = self.names.index(self.output_names(scope))
+            self._name_index[id(scope)] = found
+        return found
+
+    def has_stars(self, scope: Scope) -> bool:
+        """Whether some outputs of ``scope`` are unknown (a star over unknown columns)."""
+        found = self._stars.get(id(scope))
+        if found is None:
+            first = _first_branch(scope)
+            found = isinstance(first.expression, exp.Select) and bool(self.shape(first).stars)
+            self._stars[id(scope)] = found
+        return found
+
+    def resolve_output(self, scope: Scope, name: str) -> Edges:
+        """The upstreams of output column ``name`` of ``scope`` (memoised)."""
+        key = (id(scope), name)
+        found = self._outputs.get(key)
+        if found is not None:
+            return found
+        if key in self._active:  # a recursive CTE reading itself adds nothing new
+            return Edges()
+        self._active.add(key)
+        renamed = _renamed(scope)
+        inner_name = name
+        if renamed and name in renamed:
+            position = renamed.index(name)
+            inner = self._inner_names(scope)
+            inner_name = inner[position] if position < len(inner) else name
+        expr = scope.expression
+        if isinstance(expr, exp.SetOperation):
+            edges = self._set_output(scope, inner_name)
+        elif isinstance(expr, exp.Select):
+            edges = self._select_output(scope, inner_name)
+        elif scope.is_udtf:
+            edges = self.udtf_column(scope, inner_name)
+        else:
+            detail = f"column {name} of a {expr.key} scope"
+            edges = Edges.problem(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
+        self._active.discard(key)
+        self._outputs[key] = edges
+        return edges
+
+    def subquery_value(self, query: exp.Expr) -> Edges:
+        """All outputs of a subquery, with the clauses that decide its rows as row-set edges."""
+        child = self.scope_of[id(query)]
+        edges = Edges()
+        for name in self.output_names(child):
+            edges.absorb(self.resolve_output(child, name), IDENTITY, None)
+        if self.has_stars(child):
+            edges.problems.append(
+                f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: a subquery selects * over "
+                "a source whose columns are unknown"
+            )
+        edges.merge_side(self.scope_rows(child))
+        return edges
+
+    # -- SELECT ----------------------------------------------------------------------------
+
+    def shape(self, scope: Scope) -> Shape:
+        """A SELECT scope's outputs and unexpanded stars (memoised)."""
+        found = self._shapes.get(id(scope))
+        if found is None:
+            found = self._shapes[id(scope)] = self._shape(scope)
+        return found
+
+    def _shape(self, scope: Scope) -> Shape:
+        outputs: list[Output] = []
+        stars: list[Star] = []
+        for position, projection in enumerate(scope.expression.selects):
+            if is_star(projection):
+                self._expand_star(scope, projection, outputs, stars)
+                continue
+            name = _projection_name(projection, position)
+            outputs.append(Output(name, projection.unalias(), position))
+        by_name: dict[str, Output] = {}
+        for output in outputs:
+            by_name.setdefault(output.name, output)
+        return Shape(outputs, stars, self.names.index(list(by_name)), by_name)
+
+    def _expand_star(
+        self, scope: Scope, star: exp.Expr, outputs: list[Output], stars: list[Star]
+    ) -> None:
+        if isinstance(star, exp.Star):
+            node, sources = star, [source for _, source in self.ordered_sources(scope)]
+            using = self.using_keys(scope)
+        elif isinstance(star, exp.Column) and isinstance(star.this, exp.Star):
+            node, source = star.this, scope.sources.get(star.table)
+            sources = [source] if source is not None else []
+            using = []
+        else:  # expr.*: a struct value's fields, unknown here
+            stars.append(Star(star, scope))
+            return
+        excluded = _Keys(self, [col.name for col in node.args.get("except_") or []])
+        checked = bool(using) or bool(excluded)
+        replaced = {item.alias: item.this for item in node.args.get("replace") or []}
+        renamed = {item.this.name: item.alias for item in node.args.get("rename") or []}
+        keys: list[Output] = []
+        for key_name, sides, full in using:
+            holders = tuple(s for s in sides if self.holds(s, key_name) is not False)
+            stored = self._stored_in(holders, key_name)
+            keys.append(
+                Output(
+                    stored,
+                    None,
+                    source=holders[0] if holders else None,
+                    source_name=stored,
+                    using=holders,
+                    full=full,
+                )
+            )
+        taken = _Keys(self, [key for key, _, _ in using])
+        in_place = self.names.dialect == "duckdb"  # DuckDB keeps a USING key where it stands
+        if not in_place:
+            outputs.extend(keys)
+        for number, source in enumerate(sources):
+            names = self.source_names(source)
+            if names is None:
+                if isinstance(source, Scope) and not source.is_udtf:
+                    # A scope whose own star is over unknown columns still lists its named
+                    # outputs: those come through by name, the star covers the rest.
+                    known = [n for n in self.output_names(source) if n not in excluded]
+                    outputs.extend(Output(n, None, source=source, source_name=n) for n in known)
+                stars.append(Star(star, source))
+                continue
+            if not (checked or replaced or renamed):
+                outputs.extend(
+                    Output(name, None, source=source, source_name=name) for name in names
+                )
+                continue
+            for name in names:
+                if name in taken:
+                    if in_place and number == 0:
+                        outputs.extend(k for k in keys if k.name.casefold() == name.casefold())
+                    continue
+                if name in excluded:
+                    continue
+                body = _lookup(self, replaced, name)
+                output_name = _lookup(self, renamed, name) or name
+                if body is not None:
+                    outputs.append(Output(output_name, body))
+                else:
+                    outputs.append(Output(output_name, None, source=source, source_name=name))
+
+    def _stored_in(self, sources: tuple[Source, ...], name: str) -> str:
+        for source in sources:
+            names = self.source_names(source)
+            if names:
+                stored, _ = self.names.index(names).match(name)
+                if stored is not None:
+                    return stored
+        return name
+
+    def using_keys(self, scope: Scope) -> list[tuple[str, list[Source], bool]]:
+        """USING / NATURAL join keys of a SELECT: (name, the sources joined, FULL join)."""
+        keys: list[tuple[str, list[Source], bool]] = []
+        select = scope.expression
+        from_ = select.args.get("from_")
+        if from_ is None:
+            return keys
+        sides: list[Source] = []
+        first = scope.sources.get(from_.this.alias_or_name)
+        if first is not None:
+            sides.append(first)
+        for join in select.args.get("joins") or []:
+            source = scope.sources.get(join.this.alias_or_name)
+            using = join.args.get("using")
+            natural = join.text("method").upper() == "NATURAL"
+            if source is not None and (using or natural):
+                if natural:
+                    left = {n for s in sides for n in self.source_names(s) or ()}
+                    names = [n for n in self.source_names(source) or [] if n in left]
+                else:
+                    names = [node.name for node in using]
+                seen = {key for key, _, _ in keys}
+                full = join.side == "FULL"
+                keys.extend((n, [*sides, source], full) for n in names if n not in seen)
+            if source is not None:
+                sides.append(source)
+        return keys
+
+    def _select_output(self, scope: Scope, name: str) -> Edges:
+        shape = self.shape(scope)
+        stored, candidates = shape.index.match(name)
+        if stored is not None:
+            return self._output_edges(scope, shape.by_name[stored])
+        if candidates:
+            return Edges.problem(f"{_AMBIGUOUS}: column {name} matches {', '.join(candidates)}")
+        return self._through_stars(scope, shape.stars, name)
+
+    def _output_edges(self, scope: Scope, output: Output) -> Edges:
+        if output.body is not None:
+            return self.projection_edges(scope, output.body, output.position)
+        if output.using:
+            edges = Edges()
+            for side in output.using:
+                edges.absorb(self.resolve_in_source(side, output.source_name, None), IDENTITY, None)
+            return edges.raised(TRANSFORM) if output.full else edges
+        if output.source is None:
+            return Edges.problem(f"{_UNKNOWN}: column {output.name} has no source")
+        return self.resolve_in_source(output.source, output.source_name, None)
+
+    def _through_stars(self, scope: Scope, stars: list[Star], name: str) -> Edges:
+        """A name no projection lists, asked of a SELECT with stars over unknown columns."""
+        sources = [
+            star.source
+            for star in stars
+            if not isinstance(star.source, Scope) or star.source is not scope
+        ]
+        definite = [s for s in sources if self.holds(s, name) is True]
+        possible = definite or [s for s in sources if self.holds(s, name) is None]
+        if len(possible) == 1:
+            return self.resolve_in_source(possible[0], name, None)
+        if possible:
+            labels = ", ".join(_label(source) for source in possible)
+            return Edges.problem(f"{_AMBIGUOUS_STAR}: column {name} could come from {labels}")
+        where = _label(scope)
+        return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
+
+    def projection_edges(self, scope: Scope, body: exp.Expr, position: int = -1) -> Edges:
+        """The upstreams of one projection's expression in ``scope``."""
+        edges = Edges()
+        for occurrence in expr_walk(body, self.scope_of):
+            node = occurrence.node
+            if occurrence.field:
+                found = self.field_ref(scope, node, occurrence.field, position)
+            elif not isinstance(node, exp.Query):
+                found = self.resolve_ref(scope, node, position=position)
+            else:
+                found = self.subquery_value(node).rows_as_scoped()
+                if isinstance(node.parent, exp.Exists):
+                    # EXISTS yields true/false from which rows match: a value computed from
+                    # the columns that decide the subquery's rows.
+                    edges.absorb(_rows_as_values(found), TRANSFORM, body)
+                    edges.absorb_scoped(found, EdgeKind.FILTER, body)
+                    continue
+            if occurrence.role == DIRECT:
+                edges.absorb(found, occurrence.rank, body)
+            else:
+                edges.absorb_scoped(found, EdgeKind.WINDOW, body)
+        named_windows = scope.expression.args.get("windows")
+        if named_windows:
+            self._named_windows(scope, body, named_windows, edges)
+        return edges
+
+    def _named_windows(
+        self, scope: Scope, body: exp.Expr, named: list[exp.Expr], edges: Edges
+    ) -> None:
+        """``OVER w`` with ``WINDOW w AS (PARTITION BY ...)``: the keys are window edges."""
+        by_name = {window.name: window for window in named}
+        for window in body.find_all(exp.Window):
+            definition = by_name.get(window.text("alias"))
+            if definition is not None:
+                for key in ("partition_by", "order"):
+                    value = definition.args.get(key)
+                    for part in value if isinstance(value, list) else [value] if value else []:
+                        self.clause(scope, part, EdgeKind.WINDOW, edges, scoped=True)
+
+    # -- set operations --------------------------------------------------------------------
+
+    def _inner_names(self, scope: Scope) -> list[str]:
+        expr = scope.expression
+        if isinstance(expr, exp.SetOperation):
+            return self._set_names(scope)
+        if isinstance(expr, exp.Select):
+            return [output.name for output in self.shape(scope).outputs]
+        if scope.is_udtf:
+            return self.udtf_names(scope) or []
+        if isinstance(expr, exp.Query):
+            return [select.alias_or_name for select in expr.selects if not is_star(select)]
+        return []
+
+    def _set_names(self, scope: Scope) -> list[str]:
+        expr = scope.expression
+        left, right = scope.set_operation_scopes
+        names = self.output_names(left)
+        if not expr.args.get("by_name"):
+            return names
+        right_names = self.output_names(right)
+        side = (expr.text("side") or "").upper()
+        if side == "INNER":
+            return [name for name in names if name in right_names]
+        if side == "LEFT":
+            return names
+        return names + [name for name in right_names if name not in names]
+
+    def _set_output(self, scope: Scope, name: str) -> Edges:
+        """Output ``name`` of a chain of set operations, its branches walked without recursion.
+
+        Each branch feeds it by position; by name for BY NAME, and through a branch whose
+        stars leave its positions unknown.
+        """
+        edges = Edges()
+        position = self._position(scope, name)
+        by_name = bool(scope.expression.args.get("by_name"))
+        for branch in self.value_branches(scope):
+            if not by_name and position is not None and not self.has_stars(branch):
+                names = self.output_names(branch)
+                if position < len(names):
+                    edges.absorb(self.resolve_output(branch, names[position]), IDENTITY, None)
+            elif name in self.output_index(branch) or self.has_stars(branch):
+                edges.absorb(self.resolve_in_source(branch, name, None), IDENTITY, None)
+        return edges
+
+    def _position(self, scope: Scope, name: str) -> int | None:
+        names = self.output_names(scope)
+        stored, _ = self.output_index(scope).match(name)
+        return names.index(stored) if stored is not None else None
+
+    def value_branches(self, scope: Scope) -> list[Scope]:
+        """The branches of a set-operation chain whose rows give the output values, in order:
+        every branch but the right side of EXCEPT."""
+        branches: list[Scope] = []
+        pending: list[Scope] = [scope]
+        while pending:
+            current = pending.pop()
+            expr = current.expression
+            if isinstance(expr, exp.SetOperation) and current.set_operation_scopes:
+                left, right = current.set_operation_scopes
+                if not isinstance(expr, exp.Except):
+                    pending.append(right)
+                pending.append(left)
+            else:
+                branches.append(current)
+        return branches
+
+
+def _first_branch(scope: Scope) -> Scope:
+    while isinstance(scope.expression, exp.SetOperation) and scope.set_operation_scopes:
+        scope = scope.set_operation_scopes[0]
+    return scope
+
+
+class _Keys:
+    """Identifiers (EXCLUDE, USING...) that stored names are checked against."""
+
+    def __init__(self, walker: WalkerBase, identifiers: list[str]) -> None:
+        self.exact = set(identifiers)
+        self.folded = {name.casefold() for name in identifiers}
+        self.key = walker.names.key
+
+    def __bool__(self) -> bool:
+        return bool(self.exact)
+
+    def __contains__(self, stored: str) -> bool:
+        return self.key(stored) in self.exact or stored.casefold() in self.folded
+
+
+def _lookup(walker: WalkerBase, by_identifier: dict[str, t.Any], stored: str) -> t.Any:
+    """The value an identifier-keyed mapping holds for a stored name."""
+    if not by_identifier:
+        return None
+    found = by_identifier.get(walker.names.key(stored))
+    if found is None:
+        folded = [v for k, v in by_identifier.items() if k.casefold() == stored.casefold()]
+        found = folded[0] if len(folded) == 1 else None
+    return found
+
+
+def _renamed(scope: Scope) -> list[str]:
+    """Column names given by a CTE's or derived table's column list."""
+    if scope.scope_type is ScopeType.SET_OPERATION or scope.is_udtf:
+        return []
+    return list(scope.outer_columns or [])
+
+
+def _projection_name(projection: exp.Expr, position: int) -> str:
+    if isinstance(projection, exp.Alias):
+        return projection.alias
+    if isinstance(projection, (exp.Column, exp.Dot)) and projection.name:
+        return projection.name
+    return f"_col_{position}"
+
+
+def _label(source: Source) -> str:
+    if isinstance(source, Scope):
+        alias = source.expression.parent.alias if source.expression.parent else ""
+        return f"scope {alias or source.scope_type.name.lower()}"
+    return ".".join(part.name for part in source.parts)
+
+
+def _rows_as_values(found: Edges) -> Edges:
+    edges = Edges()
+    for key, _ in list(found.indirect) + list(found.scoped):
+        edges.direct.setdefault(key, (TRANSFORM, None))
+    return edges

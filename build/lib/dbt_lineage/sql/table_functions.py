@@ -1,0 +1,128 @@
+"""Columns produced by table functions: UNNEST, FLATTEN, LATERAL, VALUES.
+
+UNNEST elements, FLATTEN values and LATERAL function outputs are computed from their
+arguments (transform); a LATERAL subquery is an ordinary scope; VALUES rows are literals
+unless they read columns. Position columns (an ordinality, FLATTEN's SEQ and INDEX) have no
+upstream.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope
+
+from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges
+from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
+from dbt_lineage.sql.walk_base import WalkerBase, alias_columns
+from dbt_lineage.types import EdgeKind
+
+_POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
+"""Columns of a flattened row that are positions, not values read from the input."""
+
+
+class TableFunctions(WalkerBase):
+    """The table-function part of the walk."""
+
+    def udtf_column(self, scope: Scope, name: str) -> Edges:
+        """Column ``name`` of a UDTF scope (UNNEST, LATERAL, VALUES, FLATTEN, ...)."""
+        expr = scope.expression
+        if isinstance(expr, exp.Lateral) and isinstance(expr.this, exp.Subquery):
+            inner = self.scope_of.get(id(expr.this.unnest()))
+            if inner is not None:
+                return self.resolve_output(inner, self._inner_name(inner, expr, name))
+        if isinstance(expr, (exp.Subquery, exp.Values)) and isinstance(expr.unnest(), exp.Values):
+            return self._values_column(scope, expr.unnest(), alias_columns(expr), name)
+        function = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
+        if isinstance(function, exp.Unnest):
+            return self._unnest_column(scope, function, name)
+        if name.casefold() in _POSITION_COLUMNS:
+            return Edges()
+        return self.computed_from(scope, function)
+
+    def udtf_names(self, scope: Scope) -> list[str] | None:
+        """The columns a UDTF scope offers, or None when unknown."""
+        expr = scope.expression
+        if isinstance(expr, exp.Lateral) and isinstance(expr.this, exp.Subquery):
+            inner = self.scope_of.get(id(expr.this.unnest()))
+            named = alias_columns(expr)
+            if inner is not None and not self.has_stars(inner):
+                inner_names = self.output_names(inner)
+                return named + inner_names[len(named) :]
+            return named or None
+        named = alias_columns(expr)
+        function = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
+        if isinstance(function, exp.Unnest):
+            named = named or alias_columns(function)
+            offset = function.text("offset")
+            return named + ([offset] if offset else []) if named else None
+        return named or None
+
+    def unnest_alias(self, scope: Scope, name: str) -> Scope | None:
+        """A UDTF source of ``scope`` whose UNNEST names its column ``name`` (BigQuery style)."""
+        for source in scope.sources.values():
+            if isinstance(source, Scope) and source.is_udtf:
+                unnest = source.expression
+                if isinstance(unnest, exp.Unnest):
+                    names = alias_columns(unnest) + [unnest.text("offset")]
+                    if name in names:
+                        return source
+        return None
+
+    def inner_scopes(self, scope: Scope) -> list[Scope]:
+        """Scopes nested in a UDTF scope (the subquery of a LATERAL)."""
+        expr = scope.expression
+        if isinstance(expr, exp.Lateral) and isinstance(expr.this, exp.Subquery):
+            inner = self.scope_of.get(id(expr.this.unnest()))
+            return [inner] if inner is not None else []
+        return []
+
+    def computed_from(self, scope: Scope, node: exp.Expr) -> Edges:
+        """Every column read by ``node``, as a transform."""
+        edges = Edges()
+        for occurrence in expr_walk(node, self.scope_of):
+            ref = occurrence.node
+            if isinstance(ref, exp.Query):
+                found = self.subquery_value(ref)
+            elif occurrence.field:
+                found = self.field_ref(scope, ref, occurrence.field, -1)
+            else:
+                found = self.resolve_ref(scope, ref)
+            if occurrence.role == DIRECT:
+                edges.absorb(found, max(occurrence.rank, TRANSFORM), node)
+            else:
+                edges.absorb_scoped(found, EdgeKind.WINDOW, node)
+        return edges
+
+    def _unnest_column(self, scope: Scope, unnest: exp.Unnest, name: str) -> Edges:
+        if name == unnest.text("offset"):
+            return Edges()
+        names = alias_columns(unnest) or alias_columns(scope.expression)
+        args = unnest.expressions
+        if name in names:
+            position = names.index(name)
+            if position >= len(args):
+                return Edges()  # WITH ORDINALITY: a position
+            return self.computed_from(scope, args[position])
+        return self.computed_from(scope, args[0]) if len(args) == 1 else Edges()
+
+    def _values_column(
+        self, scope: Scope, values: exp.Values, names: list[str], name: str
+    ) -> Edges:
+        if name not in names:
+            return Edges()
+        position = names.index(name)
+        edges = Edges()
+        for row in values.expressions:
+            cells = row.expressions if isinstance(row, exp.Tuple) else [row]
+            if position < len(cells):
+                edges.absorb(self.computed_from(scope, cells[position]), IDENTITY, None)
+        return edges
+
+    def _inner_name(self, inner: Scope, lateral: exp.Lateral, name: str) -> str:
+        names = alias_columns(lateral)
+        if name in names:
+            inner_names = self.output_names(inner)
+            position = names.index(name)
+            if position < len(inner_names):
+                return inner_names[position]
+        return name

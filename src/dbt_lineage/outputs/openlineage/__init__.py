@@ -1,0 +1,1 @@
+"""OpenLineage events for dbt invocations, with the full column-lineage facet."""
