@@ -10,5 +10,6 @@ COMMANDS = {
     "publish": "dbt_lineage.cli.publish:publish",
     "trace": "dbt_lineage.cli.trace:trace",
     "openlineage": "dbt_lineage.cli.openlineage:openlineage",
+    "report": "dbt_lineage.cli.report:report",
 }
 """Command name -> ``module:attribute`` of its click command."""
