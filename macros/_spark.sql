@@ -1,7 +1,7 @@
 {#-
   Private: the hook on Apache Spark (dbt-spark). Spark's own tables (parquet, hive) have
   no transactions and no row-level DELETE, UPDATE or MERGE, so the hook writes there
-  append-only (docs/decisions/0004-spark-hook.md):
+  append-only (docs/decisions/0005-spark-hook.md):
 
   - node runs first, then their inputs with input_invocation_id resolved by the INSERT
     itself, and the invocation row last: an invocation row means its runs are complete;

@@ -30,6 +30,12 @@ class DependsOn(ArtifactModel):
     nodes: list[str] = []
 
 
+class TestMetadata(ArtifactModel):
+    """A generic data test's macro (``not_null``, ``unique``, ``accepted_values``...)."""
+
+    name: str = ""
+
+
 class NodeConfig(ArtifactModel):
     materialized: str | None = None
     enabled: bool = True
@@ -62,9 +68,11 @@ class ManifestNode(ArtifactModel):
     group: str | None = None
     version: str | int | float | None = None
     """A versioned model's version (its YAML entry lives under ``versions:``)."""
-    attached_node: str | None = None
-    """A test's node: the relation whose column (``column_name``) or rows it tests."""
     column_name: str | None = None
+    """For a data test: the column it tests, when it tests one."""
+    attached_node: str | None = None
+    """For a data test: the node it is declared on (dbt 1.5+)."""
+    test_metadata: TestMetadata | None = None
 
     @property
     def materialized(self) -> str:

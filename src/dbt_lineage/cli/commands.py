@@ -10,6 +10,7 @@ COMMANDS = {
     "publish": "dbt_lineage.cli.publish:publish",
     "trace": "dbt_lineage.cli.trace:trace",
     "openlineage": "dbt_lineage.cli.openlineage:openlineage",
+    "report": "dbt_lineage.cli.report:report",
     "classify": "dbt_lineage.cli.classify:classify",
     "docs": "dbt_lineage.cli.docs:docs",
     "coverage": "dbt_lineage.cli.coverage:coverage",

@@ -1,0 +1,119 @@
+// The impact panel: every column, model and exposure that changes if the target changes,
+// grouped by distance, with the kind path, owners, exposure types and run facts.
+import { useMemo } from "preact/hooks";
+import { walk } from "./walk.js";
+import { nodeInfo } from "./data.js";
+import { ColumnLink, CopyButton, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
+
+const LIST_LIMIT = 400;
+const EXPOSURE_ICONS = { dashboard: "▦", notebook: "✎", ml: "⚙", application: "▣", analysis: "∑" };
+
+export function ImpactPanel({ model, target, rows }) {
+  const result = useMemo(() => walk(model, target, { rows }), [model, target.col, target.node, rows]);
+  const byDistance = new Map();
+  for (const c of result.columns) {
+    if (!byDistance.has(c.distance)) byDistance.set(c.distance, []);
+    byDistance.get(c.distance).push(c);
+  }
+  const name = target.col !== undefined ? `${model.nodeName[model.colNode[target.col]]}.${model.colName[target.col]}` : model.nodeName[target.node];
+  const text = () => impactText(model, name, result, rows);
+  const runs = model.runs;
+  return (
+    <section class="impact" data-testid="impact">
+      <div class="impact-head">
+        <h3>Impact</h3>
+        <CopyButton text={text} />
+      </div>
+      <p class="muted small">
+        If <b>{name}</b> changes: {plural(result.columns.length, "column")} in {plural(result.relations.length, "model")},{" "}
+        {plural(result.exposures.length, "exposure")}.{" "}
+        {rows ? "Row-set edges (join, filter, group by, sort, distinct) included." : "Direct and window edges; turn on row-set edges to add what joins and filters decide."}
+      </p>
+      {result.exposures.length > 0 && (
+        <div class="impact-group">
+          <h4>Exposures</h4>
+          {result.exposures.map((e) => {
+            const info = nodeInfo(model, e.node);
+            const x = info.exposure || {};
+            return (
+              <div class="exposure-card" key={e.node} data-node={model.nodeId[e.node]}>
+                <span class="exp-icon">{EXPOSURE_ICONS[x.type] || "◎"}</span>
+                <div>
+                  <NodeLink model={model} node={e.node} />
+                  <div class="small muted">
+                    <span class={`badge exp-${x.type}`}>{x.type || "exposure"}</span>
+                    {x.maturity && <span class="badge">{x.maturity}</span>}
+                    {x.owner && <span> owner {x.owner}</span>}
+                    {x.email && <span class="mono"> {x.email}</span>}
+                    <span> · {plural(e.distance, "hop")}</span>
+                  </div>
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      )}
+      {result.relations.length > 0 && (
+        <div class="impact-group">
+          <h4>Models</h4>
+          <table class="grid compact">
+            <tbody>
+              {result.relations.map((r) => {
+                const info = nodeInfo(model, r.node);
+                return (
+                  <tr key={r.node} data-node={model.nodeId[r.node]}>
+                    <td class="num">{r.distance}</td>
+                    <td><NodeLink model={model} node={r.node} /></td>
+                    <td><TypeBadge type={info.type} /></td>
+                    <td class="small muted">{info.owner}</td>
+                    <td>{runs && <RunBadge run={runs.get(r.node)} />}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {[...byDistance].map(([d, list]) => (
+        <div class="impact-group" key={d}>
+          <h4>
+            {plural(d, "hop")} <span class="count">{list.length}</span>
+          </h4>
+          <ul class="impact-list">
+            {list.slice(0, LIST_LIMIT).map((c) => (
+              <li key={c.col} data-node={model.nodeId[model.colNode[c.col]]} data-col={model.colName[c.col]} data-kind={c.kind} data-distance={c.distance}>
+                <ColumnLink model={model} col={c.col} />
+                <KindBadge kind={c.kind} />
+                {(c.path.length > 1 || runs) && (
+                  <div class="sub">
+                    {c.path.length > 1 && <KindPath path={c.path} />}
+                    {runs && <RunBadge run={runs.get(model.colNode[c.col])} />}
+                  </div>
+                )}
+              </li>
+            ))}
+            {list.length > LIST_LIMIT && <li class="muted">… {list.length - LIST_LIMIT} more (in the copied list)</li>}
+          </ul>
+        </div>
+      ))}
+      {result.columns.length === 0 && result.exposures.length === 0 && <Empty>Nothing downstream reads this.</Empty>}
+    </section>
+  );
+}
+
+export function impactText(model, name, result, rows) {
+  const lines = [`Impact of ${name} (${rows ? "direct, window and row-set edges" : "direct and window edges"})`];
+  lines.push("", "Columns:");
+  for (const c of result.columns) {
+    const node = model.colNode[c.col];
+    lines.push(`  ${c.distance}  ${model.nodeId[node]}.${model.colName[c.col]}  ${c.kind}  [${c.path.join(" > ")}]`);
+  }
+  lines.push("", "Models:");
+  for (const r of result.relations) lines.push(`  ${r.distance}  ${model.nodeId[r.node]}`);
+  lines.push("", "Exposures:");
+  for (const e of result.exposures) {
+    const x = model.exposure.get(e.node) || {};
+    lines.push(`  ${e.distance}  ${model.nodeId[e.node]}  ${x.type || ""}  ${x.owner || ""} ${x.email ? "<" + x.email + ">" : ""}`.trimEnd());
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,126 @@
+// The model tree: folders (as the project lays them out) holding models, sources, seeds,
+// snapshots and exposures; large folders show their first entries and a "more" button.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { href } from "./route.js";
+import { TypeDot } from "./ui.jsx";
+
+const PAGE = 200;
+
+function buildTree(model) {
+  const root = { name: "", path: "", folders: new Map(), nodes: [], count: 0 };
+  for (let u = 0; u < model.N; u++) {
+    const parts = model.nodeFolder[u].split("/").filter((p) => p && p !== ".");
+    let at = root;
+    at.count++;
+    let path = "";
+    for (const part of parts) {
+      path = path ? path + "/" + part : part;
+      if (!at.folders.has(part)) at.folders.set(part, { name: part, path, folders: new Map(), nodes: [], count: 0 });
+      at = at.folders.get(part);
+      at.count++;
+    }
+    at.nodes.push(u);
+  }
+  const sort = (f) => {
+    f.nodes.sort((a, b) => (model.nodeName[a] < model.nodeName[b] ? -1 : 1));
+    f.folders = new Map([...f.folders].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    f.folders.forEach(sort);
+  };
+  sort(root);
+  return root;
+}
+
+export function Tree({ model, selected }) {
+  const tree = useMemo(() => buildTree(model), [model]);
+  const [open, setOpen] = useState(() => new Set(tree.folders.size === 1 ? [...tree.folders.values()].map((f) => f.path) : []));
+  const [filter, setFilter] = useState("");
+  useEffect(() => {
+    if (selected < 0) return;
+    const parts = model.nodeFolder[selected].split("/").filter((p) => p && p !== ".");
+    setOpen((prev) => {
+      const next = new Set(prev);
+      let path = "";
+      for (const p of parts) {
+        path = path ? path + "/" + p : p;
+        next.add(path);
+      }
+      return next;
+    });
+  }, [selected, model]);
+  const toggle = (path) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+  const needle = filter.trim().toLowerCase();
+  const matches = useMemo(() => {
+    if (!needle) return null;
+    const out = [];
+    for (let u = 0; u < model.N && out.length < PAGE; u++) if (model.nodeName[u].toLowerCase().includes(needle)) out.push(u);
+    return out;
+  }, [needle, model]);
+  return (
+    <aside class="tree">
+      <div class="tree-head">
+        <input class="tree-filter" type="search" placeholder="Filter the tree" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      </div>
+      <div class="tree-body">
+        {matches ? (
+          matches.length ? (
+            matches.map((u) => <Leaf key={u} model={model} node={u} selected={selected} depth={0} />)
+          ) : (
+            <div class="tree-none">No node matches</div>
+          )
+        ) : (
+          [...tree.folders.values()].map((f) => <Folder key={f.path} model={model} folder={f} open={open} toggle={toggle} selected={selected} depth={0} />).concat(
+            tree.nodes.map((u) => <Leaf key={u} model={model} node={u} selected={selected} depth={0} />),
+          )
+        )}
+      </div>
+    </aside>
+  );
+}
+
+function Folder({ model, folder, open, toggle, selected, depth }) {
+  const isOpen = open.has(folder.path);
+  const [shown, setShown] = useState(PAGE);
+  return (
+    <div class="folder">
+      <button class="folder-row" style={{ paddingLeft: 8 + depth * 14 + "px" }} onClick={() => toggle(folder.path)}>
+        <span class={`caret ${isOpen ? "open" : ""}`}>▸</span>
+        <span class="folder-name">{folder.name}</span>
+        <span class="count">{folder.count.toLocaleString()}</span>
+      </button>
+      {isOpen && (
+        <div>
+          {[...folder.folders.values()].map((f) => (
+            <Folder key={f.path} model={model} folder={f} open={open} toggle={toggle} selected={selected} depth={depth + 1} />
+          ))}
+          {folder.nodes.slice(0, shown).map((u) => (
+            <Leaf key={u} model={model} node={u} selected={selected} depth={depth + 1} />
+          ))}
+          {folder.nodes.length > shown && (
+            <button class="more" style={{ paddingLeft: 22 + (depth + 1) * 14 + "px" }} onClick={() => setShown(shown + PAGE * 5)}>
+              {(folder.nodes.length - shown).toLocaleString()} more…
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Leaf({ model, node, selected, depth }) {
+  const diff = model.diff;
+  const id = model.nodeId[node];
+  const mark = diff ? (diff.changed.has(id) ? "changed" : diff.impactedModels.has(id) ? "impacted" : "") : "";
+  return (
+    <a class={`leaf ${node === selected ? "on" : ""} ${mark}`} style={{ paddingLeft: 22 + depth * 14 + "px" }} href={href("node", id)} title={id}>
+      <TypeDot type={model.nodeType[node]} />
+      <span class="leaf-name">{model.nodeName[node]}</span>
+      {mark && <span class={`mark ${mark}`} />}
+    </a>
+  );
+}
