@@ -23,6 +23,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
+from dbt_lineage.sql.names import names
 from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.render import Renderer
@@ -136,7 +137,8 @@ def column_lineage(
     """
     _check_dialect(dialect)
     index = schema_index(schema, dialect, partial, lenient)
-    expression, notes = _fresh(sql, dialect)
+    reader = index.names.sqlglot
+    expression, notes = _fresh(sql, reader)
     if _may_pivot(sql) and expression.find(exp.Pivot) is not None:
         expression = pivot_statement(expression, dialect)
     statement = statements(expression)
@@ -152,7 +154,7 @@ def column_lineage(
         _drop_ctes(query, tables_over_ctes)
     originals = _original_names(query)
     try:
-        normalize_identifiers(query, dialect=dialect)
+        normalize_identifiers(query, dialect=reader)
         root = build_scope(query)
     except (SqlglotError, RecursionError) as error:
         return _unsupported(query, f"cannot read its scopes: {_one_line(error)}", notes)
@@ -169,12 +171,12 @@ def _may_pivot(sql: str | exp.Expr) -> bool:
 
 def _check_dialect(dialect: str) -> None:
     try:
-        Dialect.get_or_raise(dialect)
+        names(dialect)
     except ValueError as error:
         raise SqlError(f"unknown SQL dialect '{dialect}': {_one_line(error)}") from error
 
 
-def _fresh(sql: str | exp.Expr, dialect: str) -> tuple[exp.Expr, list[str]]:
+def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
     """A tree of our own: a copy of an expression, or the SQL text parsed (the cheaper)."""
     if isinstance(sql, exp.Expr):
         return sql.copy(), []
@@ -266,10 +268,10 @@ def _assemble(
         Upstream(dotted(parts), column, kind, render(node), parts)
         for ((parts, column), kind), node in everything.indirect.items()
     ]
-    for ((parts, column), kind), (node, names) in scoped.items():
+    for ((parts, column), kind), (node, steered) in scoped.items():
         if ((parts, column), kind) not in everything.indirect:
             indirect.append(
-                Upstream(dotted(parts), column, kind, render(node), parts, tuple(names))
+                Upstream(dotted(parts), column, kind, render(node), parts, tuple(steered))
             )
     inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
     unnamed = tuple(columns_name for columns_name in named.unnamed if columns_name in columns)

@@ -37,7 +37,9 @@ class Names:
 
     def __init__(self, dialect: str) -> None:
         self.dialect = dialect
-        strategy = Dialect.get_or_raise(dialect).normalization_strategy
+        self.sqlglot = Dialect.get_or_raise(dialect)
+        """sqlglot's dialect object, made once: sqlglot makes a new one per call given a name."""
+        strategy = self.sqlglot.normalization_strategy
         self.insensitive = strategy in _INSENSITIVE
 
     def key(self, stored: str) -> str:

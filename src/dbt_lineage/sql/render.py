@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sqlglot import exp
-from sqlglot.dialects.dialect import Dialect
+
+from dbt_lineage.sql.names import names
 
 MAX_CHARS = 2000
 """Longer expressions are cut (with ``...``): lineage.json stays readable and bounded."""
@@ -13,7 +14,7 @@ class Renderer:
     """Renders nodes in one dialect, each node once."""
 
     def __init__(self, dialect: str) -> None:
-        self._generator = Dialect.get_or_raise(dialect).generator()
+        self._generator = names(dialect).sqlglot.generator()
         self._done: dict[int, str] = {}
 
     def __call__(self, node: exp.Expr | None) -> str:

@@ -152,6 +152,10 @@ class ScopeOutputs(WalkerBase):
 
     def projection_edges(self, scope: Scope, body: exp.Expr, position: int = -1) -> Edges:
         """The upstreams of one projection's expression in ``scope``."""
+        if type(body) is exp.Column and not scope.expression.args.get("windows"):
+            # A bare column is a copy: its edges are the reference's own (shared, never
+            # changed once made).
+            return self.resolve_ref(scope, body, position=position)
         edges = Edges()
         for occurrence in expr_walk(body, self.scope_of):
             node = occurrence.node
@@ -262,8 +266,6 @@ def _first_branch(scope: Scope) -> Scope:
     while isinstance(scope.expression, exp.SetOperation) and scope.set_operation_scopes:
         scope = scope.set_operation_scopes[0]
     return scope
-
-
 
 
 def _projection_name(projection: exp.Expr, position: int) -> str:
