@@ -244,3 +244,50 @@ def test_an_unreachable_warehouse_is_a_one_line_error(
     assert result.exit_code == 1
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("Error: cannot connect to postgres (target dev):")
+
+
+def test_a_graph_that_lost_lineage_is_published_only_with_force(shop: Path, tmp_path: Path) -> None:
+    # The manifest of a selected command: the marts have no compiled SQL, no cache has it.
+    manifest = json.loads((shop / "target" / "manifest.json").read_text())
+    marts = [node for node in manifest["nodes"].values() if "/marts/" in node["original_file_path"]]
+    assert marts
+    for node in marts:
+        node["compiled_code"] = None
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "manifest.json").write_text(json.dumps(manifest))
+    built = lineage(shop, "build", "--target-path", str(target))
+    assert built.exit_code == 0, built.output
+    assert "the manifest looks partial" in built.output
+    checksum = load_graph(target / "lineage.json").metadata.manifest_checksum
+
+    refused = lineage(shop, "publish", "--target-path", str(target))
+    assert refused.exit_code == 1
+    (line,) = refused.stderr.strip().splitlines()
+    assert "lost their lineage for lack of compiled SQL" in line
+    assert "--force" in line
+
+    forced = lineage(shop, "publish", "--target-path", str(target), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert edge_count(shop, checksum) > 0
+
+
+def test_a_relative_duckdb_path_that_names_no_database_is_warned_about(
+    shop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    profiles = tmp_path / "profiles"
+    profiles.mkdir()
+    (profiles / "profiles.yml").write_text(duckdb_profiles("shop", Path("shop.duckdb")))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    args = ["publish", "--project-dir", str(shop), "--profiles-dir", str(profiles)]
+    first = CliRunner().invoke(main.cli, args)
+    assert first.exit_code == 0, first.output
+    (warning,) = [line for line in first.stderr.splitlines() if line.startswith("warning:")]
+    assert "the DuckDB database shop.duckdb did not exist" in warning
+    assert str(elsewhere / "shop.duckdb") in warning
+    # Now that the file exists, it is the database the user meant: no warning.
+    second = CliRunner().invoke(main.cli, args)
+    assert second.exit_code == 0, second.output
+    assert "warning:" not in second.stderr

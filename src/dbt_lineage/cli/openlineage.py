@@ -12,6 +12,7 @@ import click
 from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
+from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import ArtifactError, DbtLineageError
 from dbt_lineage.graph.build import build_graph
 from dbt_lineage.graph.io import load_graph
@@ -25,7 +26,6 @@ from dbt_lineage.outputs.openlineage.from_run_results import from_run_results
 from dbt_lineage.outputs.openlineage.lineage_index import lineage_index
 from dbt_lineage.outputs.openlineage.namespace import namespace
 from dbt_lineage.outputs.openlineage.source_code import source_code
-from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.invocation_history import invocation_history
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 from dbt_lineage.resolve.project import resolve_project
@@ -132,7 +132,7 @@ def openlineage(
     artifacts = load_project(project_dir, target_path)
     graph = _graph(project_dir, artifacts, lineage_file)
     moment = _since(since) if since else None
-    with connection(
+    with open_warehouse(
         project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
     ) as warehouse:
         credentials = warehouse.adapter.config.credentials

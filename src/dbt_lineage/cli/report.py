@@ -13,6 +13,7 @@ from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.build import build_lineage
+from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
@@ -21,7 +22,6 @@ from dbt_lineage.outputs.report.report_html import report_html
 from dbt_lineage.outputs.report.run_facts import RunFact, run_facts
 from dbt_lineage.outputs.report.subgraph import subgraph
 from dbt_lineage.outputs.report.warehouse_runs import warehouse_runs
-from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.instance_reader import instance_reader
 from dbt_lineage.queries.lookup import lookup
 from dbt_lineage.types import ColumnRef
@@ -140,7 +140,7 @@ def _runs(
 ) -> dict[str, RunFact]:
     """Run facts from the warehouse; from run_results.json when it cannot be read."""
     try:
-        with connection(
+        with open_warehouse(
             project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
         ) as warehouse:
             return warehouse_runs(instance_reader(warehouse), sorted(graph.nodes))

@@ -12,8 +12,8 @@ import click
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.cli import options
+from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import SelectionError
-from dbt_lineage.outputs.warehouse.connection import connection
 from dbt_lineage.outputs.warehouse.instance_reader import instance_reader
 from dbt_lineage.queries.provenance import TracedInput, TracedRun, provenance
 
@@ -59,7 +59,7 @@ def trace(
     ephemeral = {
         node_id: node.depends_on.nodes for node_id, node in relations.items() if node.is_ephemeral
     }
-    with connection(
+    with open_warehouse(
         project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
     ) as warehouse:
         traced = provenance(unique_id, instance_reader(warehouse), stamp=stamp, ephemeral=ephemeral)

@@ -38,6 +38,7 @@ class Warehouse:
             ``<target schema>_lineage``, as the dbt package's hook writes them).
         project_name: the dbt project's name.
         target_name: the profile target in use.
+        warnings: what the user should know about this connection (one line each).
     """
 
     adapter: t.Any
@@ -46,6 +47,7 @@ class Warehouse:
     schema: str
     project_name: str
     target_name: str
+    warnings: tuple[str, ...] = ()
 
     def relation(self, table: str) -> str:
         """A lineage table's name as the adapter renders it (quoted per its policy)."""
@@ -164,6 +166,7 @@ def connection(
             f"cannot load the dbt project and profile: {_one_line(error)}", path=project_dir
         ) from error
     warehouse_dialect = dialect(config.credentials.type)
+    warnings = _new_database(config.credentials)
     dbt.register_adapter(config, dbt.get_mp_context())
     adapter = dbt.get_adapter(config)
     try:
@@ -184,10 +187,29 @@ def connection(
                 schema=_var(config, "dbt_lineage_schema") or f"{config.credentials.schema}_lineage",
                 project_name=config.project_name,
                 target_name=config.target_name,
+                warnings=warnings,
             )
     finally:
         adapter.cleanup_connections()
         dbt.reset_adapters()
+
+
+def _new_database(credentials: t.Any) -> tuple[str, ...]:
+    """A warning when DuckDB is about to create its database file: a relative ``path`` in
+    profiles.yml is read from the working directory, so from elsewhere it names a new,
+    empty database rather than the one dbt wrote."""
+    if credentials.type != "duckdb":
+        return ()
+    path = str(getattr(credentials, "path", "") or "")
+    if not path or path.startswith(":memory:") or "://" in path or path.startswith("md:"):
+        return ()
+    if Path(path).exists():
+        return ()
+    return (
+        f"the DuckDB database {path} did not exist, so DuckDB creates an empty one at "
+        f"{Path(path).resolve()}: run from the directory dbt ran in, or give profiles.yml "
+        "an absolute path",
+    )
 
 
 class _Dbt(t.NamedTuple):
