@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import subprocess
 import typing as t
 import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from tests.dbt_projects import PG_HOST, PG_PORT, REPO, copy_project, dbt
+from tests.dbt_projects import DBT, PG_HOST, PG_PORT, REPO, copy_project, dbt
 
 from dbt_lineage.cli import main
 
@@ -277,3 +278,44 @@ def test_trace_on_postgres(postgres_shop: tuple[Path, str, str]) -> None:
     assert {item["note"] for item in leaves(traced)} == {"source"}
     stamped = trace_json(project, "customer_ltv", "--stamp", first)
     assert stamped["invocation_id"] == first
+
+
+def test_a_skipped_run_shows_the_failed_run_of_its_input_and_a_disabled_model_is_traced(
+    shop: tuple[Path, str, str],
+) -> None:
+    project, _, second = shop
+    # A model that never built, and one that reads it (skipped when it fails).
+    broken = project / "models" / "marts" / "broken_input.sql"
+    broken.write_text("select * from no_such_table\n")
+    reader = project / "models" / "marts" / "reads_broken.sql"
+    reader.write_text("select * from {{ ref('broken_input') }}\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DBT_")}
+    failed = subprocess.run(
+        [str(DBT), "run", "--profiles-dir", ".", "-s", "broken_input+"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+    )
+    assert failed.returncode == 1, failed.stdout.decode()[-3000:]
+    third = invocation_id(project)
+
+    skipped = trace_json(project, "reads_broken", "--stamp", third)
+    assert skipped["status"] == "skipped"
+    cause = inputs_by_id(skipped)["model.shop.broken_input"]
+    assert not cause.get("note")
+    assert cause["run"]["invocation_id"] == third
+    assert cause["run"]["status"] == "error"
+    text = lineage(project, "trace", "reads_broken", "--stamp", third).stdout
+    assert "(not recorded)" not in text
+    assert f"model.shop.broken_input  invocation {third}  error" in text
+    broken.unlink()
+    reader.unlink()
+
+    # Disabled in today's manifest: its recorded runs are still traced.
+    leaf = project / "models" / "marts" / "signups_by_country.sql"
+    leaf.write_text("{{ config(enabled=false) }}\n" + leaf.read_text())
+    dbt(project, "parse")
+    traced = trace_json(project, "signups_by_country")
+    assert traced["unique_id"] == "model.shop.signups_by_country"
+    assert traced["invocation_id"] == second
+    assert traced["status"] == "success"

@@ -137,7 +137,28 @@ class Manifest(ArtifactModel):
     sources: dict[str, ManifestNode] = {}
     exposures: dict[str, Exposure] = {}
     groups: dict[str, Group] = {}
+    disabled: dict[str, list[t.Any]] = {}
+    """Disabled nodes as dbt writes them (unique id -> versions), kept unvalidated: only
+    ``disabled_names`` reads them."""
     path: str = ""
+
+    def disabled_names(self) -> list[NamedNode]:
+        """What names of disabled models, seeds and snapshots can match: a disabled model
+        was still built by earlier runs, so its recorded runs can be traced."""
+        named = []
+        for unique_id, versions in self.disabled.items():
+            entry = versions[0] if versions and isinstance(versions[0], dict) else {}
+            resource_type = str(entry.get("resource_type", ""))
+            if resource_type in RELATION_TYPES and resource_type != "source":
+                named.append(
+                    NamedNode(
+                        unique_id,
+                        resource_type,
+                        str(entry.get("name", "")),
+                        str(entry.get("package_name", "")),
+                    )
+                )
+        return named
 
     def relation_nodes(self) -> dict[str, ManifestNode]:
         """Every enabled model, seed, snapshot and source, keyed by unique id."""

@@ -52,9 +52,9 @@ def trace(
         target_dir = Path(project_dir) / target_dir
     manifest = load_manifest(target_dir / "manifest.json")
     relations = manifest.relation_nodes()
-    candidates = [node.named for node in relations.values()]
+    candidates = [node.named for node in relations.values()] + manifest.disabled_names()
     unique_id = resolve_name(relation, candidates)
-    if relations[unique_id].resource_type == "source":
+    if unique_id in relations and relations[unique_id].resource_type == "source":
         raise SelectionError(f"{unique_id} is a source: dbt reads it but never builds it")
     ephemeral = {
         node_id: node.depends_on.nodes for node_id, node in relations.items() if node.is_ephemeral

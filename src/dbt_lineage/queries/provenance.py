@@ -256,6 +256,7 @@ def _fetch(
         fetched += [row for key in frontier for row in local.get(key, ())]
         next_keys: set[RunRef] = set()
         missing: set[RunRef] = set()
+        fetched = _same_invocation_runs(fetched, source, runs, ephemeral)
         for row in fetched:
             if row.input_invocation_id is None and row.input_unique_id in ephemeral:
                 key = RunRef(row.invocation_id, row.input_unique_id)
@@ -280,6 +281,33 @@ def _fetch(
             next_keys.add(run.key)
         frontier = sorted(next_keys)
     return runs, inputs
+
+
+def _same_invocation_runs(
+    rows: list[RunInputRow],
+    source: InstanceSource,
+    runs: dict[RunRef, NodeRunRow],
+    ephemeral: t.Mapping[str, t.Sequence[str]],
+) -> list[RunInputRow]:
+    """Point inputs that no earlier build fed at their own run in the consumer's
+    invocation, when there is one: the failed run that made a consumer skip, say."""
+    wanted = {
+        RunRef(row.invocation_id, row.input_unique_id)
+        for row in rows
+        if row.input_invocation_id is None
+        and row.input_unique_id not in ephemeral
+        and not row.input_unique_id.startswith("source.")
+    }
+    wanted -= runs.keys()
+    found = {run.key for run in source.node_runs(sorted(wanted))} if wanted else set()
+    found |= {key for key in runs if key in wanted}
+    return [
+        dataclasses.replace(row, input_invocation_id=row.invocation_id)
+        if row.input_invocation_id is None
+        and RunRef(row.invocation_id, row.input_unique_id) in found
+        else row
+        for row in rows
+    ]
 
 
 def _inlined_inputs(
