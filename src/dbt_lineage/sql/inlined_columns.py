@@ -8,9 +8,9 @@ subquery, down to ``"<relation id>".column``, so two columns are the same exactl
 inlined texts are. ``untyped`` is the same text with every type in a CAST blanked, to tell
 a changed CAST from a changed computation.
 
-``rows`` fingerprints what decides the row set: the query with every projection list blanked
-(except under DISTINCT, where the projections decide the rows), plus the inlined expression
-of every column read by a WHERE, JOIN, GROUP BY, HAVING, QUALIFY or DISTINCT.
+``rows`` holds what decides the row set, by kind of clause (WHERE, JOIN, GROUP BY, HAVING,
+QUALIFY, DISTINCT, LIMIT, UNION branches, FROM), each with the columns it reads inlined, so a
+changed filter on a column defined three CTEs up still shows.
 """
 
 from __future__ import annotations
@@ -39,11 +39,15 @@ class ColumnForm(t.NamedTuple):
 class InlinedColumns:
     """What decides a query's rows, and each output column's inlined expression by name."""
 
-    rows: str
+    rows: dict[str, str]
+    """Clause kind (``ROW_CLAUSES``) -> its text in every scope, columns inlined."""
     columns: dict[str, ColumnForm]
 
 
-_ROW_CLAUSES = ("where", "group", "having", "qualify")
+ROW_CLAUSES = (
+    "where", "join", "group_by", "having", "qualify", "distinct", "limit", "union", "from"
+)  # fmt: skip
+"""The kinds of clause that decide which rows a query returns."""
 
 
 def inlined_columns(
@@ -87,7 +91,7 @@ def inlined_columns(
         name: ColumnForm(inliner.column(root, name, True), inliner.column(root, name, False))
         for name in _output_names(root)
     }
-    return InlinedColumns(_rows(root, qualified, inliner, glot), columns)
+    return InlinedColumns(_rows(root, inliner), columns)
 
 
 def _output_names(scope: Scope) -> list[str]:
@@ -172,32 +176,32 @@ class _Inliner:
             return f"<{copy.key} nested too deep>"
 
 
-def _rows(root: Scope, qualified: exp.Expr, inliner: _Inliner, glot: t.Any) -> str:
-    """The row-set fingerprint: the skeleton, then the row clauses' inlined columns."""
-    read: set[str] = set()
+def _rows(root: Scope, inliner: _Inliner) -> dict[str, str]:
+    """What decides the row set, by clause kind, with the columns it reads inlined."""
+    found: dict[str, list[str]] = {kind: [] for kind in ROW_CLAUSES}
     for scope in root.traverse():
-        select = scope.expression
-        if not isinstance(select, exp.Select):
+        query = scope.expression
+        if isinstance(query, exp.SetOperation):
+            distinct = "DISTINCT" if query.args.get("distinct") else "ALL"
+            found["union"].append(f"{type(query).__name__.upper()} {distinct}")
             continue
-        clauses: list[exp.Expr] = [
-            clause for key in _ROW_CLAUSES if (clause := select.args.get(key)) is not None
-        ]
-        clauses.extend(join for join in select.args.get("joins") or ())
-        if select.args.get("distinct") is not None:
-            clauses.extend(select.expressions)
-        if select.args.get("limit") is not None and select.args.get("order") is not None:
-            clauses.append(select.args["order"])
-        for clause in clauses:
-            for column in clause.find_all(exp.Column):
-                read.add(inliner.render(scope, column, True))
-    skeleton = qualified.copy()
-    for select in skeleton.find_all(exp.Select):
-        if select.args.get("distinct") is None:
-            select.set("expressions", [exp.Star()])
-        if select.args.get("limit") is None:
-            select.set("order", None)  # without a limit, order decides no row
-    try:
-        text = skeleton.sql(dialect=glot, comments=False)
-    except RecursionError:
-        text = repr(skeleton)
-    return "\n".join([text, *sorted(read)])
+        if not isinstance(query, exp.Select):
+            continue
+        for kind, key in (("where", "where"), ("group_by", "group"), ("having", "having")):
+            if (clause := query.args.get(key)) is not None:
+                found[kind].append(inliner.render(scope, clause, True))
+        if (clause := query.args.get("qualify")) is not None:
+            found["qualify"].append(inliner.render(scope, clause, True))
+        for join in query.args.get("joins") or ():
+            found["join"].append(inliner.render(scope, join, True))
+        if query.args.get("distinct") is not None:
+            found["distinct"].append(
+                ", ".join(inliner.render(scope, p.unalias(), True) for p in query.expressions)
+            )
+        if (limit := query.args.get("limit")) is not None:
+            order = query.args.get("order")
+            ordered = inliner.render(scope, order, True) if order is not None else ""
+            found["limit"].append(f"{inliner.render(scope, limit, True)} {ordered}")
+        if (source := query.args.get("from_") or query.args.get("from")) is not None:
+            found["from"].append(inliner.render(scope, source, True))
+    return {kind: "\n".join(texts) for kind, texts in found.items()}
