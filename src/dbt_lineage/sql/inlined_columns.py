@@ -16,6 +16,7 @@ changed filter on a column defined three CTEs up still shows.
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing as t
 
 from sqlglot import exp
@@ -105,6 +106,11 @@ def _output_names(scope: Scope) -> list[str]:
     return [projection.alias_or_name for projection in expression.expressions]
 
 
+_SIMPLE = re.compile(r'^("[^"]*"\.)?[\w$]+$')
+"""A bare column reference: passed through a CTE it needs no parentheses, so that a CTE
+that only passes columns on changes nothing."""
+
+
 class _Inliner:
     """Inlines column references scope by scope, each (scope, column) once."""
 
@@ -155,7 +161,8 @@ class _Inliner:
             if not column.table and len(scope.selected_sources) == 1:
                 source = next(iter(scope.selected_sources.values()))[1]
             if isinstance(source, Scope):
-                text = f"({self.column(source, column.name, typed)})"
+                inner = self.column(source, column.name, typed)
+                text = inner if _SIMPLE.match(inner) or _wrapped(inner) else f"({inner})"
             elif isinstance(source, exp.Table):
                 text = f'"{source.name}".{column.name}'
             else:
@@ -174,6 +181,19 @@ class _Inliner:
             return copy.sql(dialect=self.glot, comments=False)
         except RecursionError:
             return f"<{copy.key} nested too deep>"
+
+
+def _wrapped(text: str) -> bool:
+    """Whether ``text`` is one parenthesised whole, as ``(a + b)`` (not ``(a) + (b)``)."""
+    if not text.startswith("(") or not text.endswith(")"):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0:
+            return index == len(text) - 1
+    return False
 
 
 def _rows(root: Scope, inliner: _Inliner) -> dict[str, str]:
