@@ -310,3 +310,38 @@ def test_coverage_thresholds_exit_codes(built: Path) -> None:
     assert failed.stderr.strip() == "Error: --min-documented 60: documented is 57.0%"
     markdown = _run(built, "coverage", "--by", "resource_type", "--format", "markdown")
     assert "| **total** | **18** | **107** |" in markdown.stdout
+
+
+def test_coverage_base_lists_lineage_breaks(
+    built: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    base = tmp_path_factory.mktemp("breaks_base") / "target"
+    shutil.copytree(built / "target", base)
+    same = _run(built, "coverage", "--base", str(base), "--fail-on-break")
+    assert same.exit_code == 0, same.output
+    assert "Lineage breaks since the base: 0" in same.stdout
+
+    # A pull request renames stg_customers.email; customers still reads `email`.
+    head = _private(built, tmp_path_factory, "breaks_head")
+    model = head / "models" / "staging" / "stg_customers.sql"
+    model.write_text(model.read_text().replace("as email,", "as email_address,"))
+    dbt(head, "run", "-s", "stg_customers")
+    dbt(head, "docs", "generate")
+    assert _run(head, "build").exit_code == 0
+
+    document = _json(head, "coverage", "--base", str(base), code=0)
+    breaks = {(b["node"], b["column"]): b for b in document["lineage_breaks"]}
+    assert breaks[(f"{SHOP}.customers", "email")]["kind"] == "newly_unresolved"
+    assert breaks[(f"{SHOP}.customers", "email")]["detail"].startswith("unknown_column")
+    # the renamed model changed its SQL: the upstreams it lost are not breaks, but a
+    # downstream model still reads the old name
+    assert breaks[(f"{SHOP}.stg_customers", "email")]["detail"] == (
+        f"unknown_column: read by {SHOP}.shared_email_accounts, not an output"
+    )
+    assert not any(b["kind"] == "lost_upstream" for b in breaks.values())
+
+    gated = _run(head, "coverage", "--base", str(base), "--fail-on-break")
+    assert gated.exit_code == 1
+    assert f"{SHOP}.customers.email  newly_unresolved" in gated.stdout
+    assert gated.stderr.strip().endswith("column(s) lost lineage since the base")
+    assert _run(head, "coverage", "--fail-on-break").exit_code == 2

@@ -54,6 +54,18 @@ _PERCENT = click.FloatRange(0, 100)
     metavar="P",
     help="Exit 1 when under P% of columns are documented (own or inherited description).",
 )
+@click.option(
+    "--base",
+    default=None,
+    metavar="TARGET_DIR",
+    help="List the columns that lost lineage since these artifacts (a target directory or "
+    "a manifest.json, as for `diff --base`).",
+)
+@click.option(
+    "--fail-on-break",
+    is_flag=True,
+    help="With --base: exit 1 when a column lost lineage since the base.",
+)
 def coverage(
     project_dir: str,
     target_path: str | None,
@@ -62,6 +74,8 @@ def coverage(
     output_format: str,
     min_resolved: float | None,
     min_documented: float | None,
+    base: str | None,
+    fail_on_break: bool,
 ) -> None:
     """Per group of relations: columns resolved, documented (own or inherited), tested,
     classified, reaching an exposure; orphan columns; models no exposure uses."""
@@ -79,17 +93,26 @@ def coverage(
         index=index,
     )
     thresholds = report.check({"resolved": min_resolved, "documented": min_documented})
+    if fail_on_break and base is None:
+        raise click.UsageError("--fail-on-break needs --base")
+    breaks = None
+    if base is not None:
+        from dbt_lineage.cli.base_breaks import base_breaks
+
+        breaks = base_breaks(base, graph, manifest, project_dir=project_dir, target=target)
     render = {"json": coverage_json, "markdown": coverage_markdown}.get(
         output_format, coverage_text
     )
-    click.echo(render(report, thresholds))
-    failed = [item for item in thresholds if not item.passed]
-    for item in failed:
-        click.secho(
-            f"Error: --min-{item.figure} {item.minimum:g}: {item.figure} is {item.actual:.1f}%",
-            fg="red",
-            err=True,
-        )
+    click.echo(render(report, thresholds, breaks))
+    failed = [
+        f"--min-{item.figure} {item.minimum:g}: {item.figure} is {item.actual:.1f}%"
+        for item in thresholds
+        if not item.passed
+    ]
+    if fail_on_break and breaks:
+        failed.append(f"--fail-on-break: {len(breaks)} column(s) lost lineage since the base")
+    for message in failed:
+        click.secho(f"Error: {message}", fg="red", err=True)
     if failed:
         sys.exit(1)
 

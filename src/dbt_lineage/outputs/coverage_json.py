@@ -28,6 +28,7 @@ import typing as t
 import pydantic
 
 from dbt_lineage.queries.coverage import Coverage, GroupCoverage, Threshold
+from dbt_lineage.queries.lineage_breaks import LineageBreak
 
 SCHEMA_VERSION = 1
 PERCENTS = ("resolved", "documented", "tested", "classified", "reach_exposure", "orphans")
@@ -69,9 +70,15 @@ class CoverageDocument(_Frozen):
     groups: list[Group]
     total: Group
     thresholds: list[ThresholdResult]
+    lineage_breaks: list[dict[str, t.Any]] | None = None
+    """With ``--base``: the columns that lost lineage since the base (``LineageBreak``)."""
 
 
-def coverage_json(report: Coverage, thresholds: t.Sequence[Threshold] = ()) -> str:
+def coverage_json(
+    report: Coverage,
+    thresholds: t.Sequence[Threshold] = (),
+    breaks: t.Sequence[LineageBreak] | None = None,
+) -> str:
     """``report`` (grouped: ``coverage(by=...)``) as the JSON document described above."""
     document = CoverageDocument(
         by=report.by,
@@ -83,8 +90,9 @@ def coverage_json(report: Coverage, thresholds: t.Sequence[Threshold] = ()) -> s
             )
             for item in thresholds
         ],
+        lineage_breaks=None if breaks is None else [item.to_dict() for item in breaks],
     )
-    return document.model_dump_json(indent=2)
+    return document.model_dump_json(indent=2, exclude_none=True)
 
 
 def _group(group: GroupCoverage) -> Group:

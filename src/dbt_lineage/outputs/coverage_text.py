@@ -7,13 +7,18 @@ import typing as t
 
 from dbt_lineage.outputs.coverage_table import coverage_table
 from dbt_lineage.queries.coverage import Coverage, Threshold
+from dbt_lineage.queries.lineage_breaks import LineageBreak
 
 _MAX_LISTED = 20
 
 
-def coverage_text(report: Coverage, thresholds: t.Sequence[Threshold] = ()) -> str:
-    """``report`` as an aligned table, with the models that reach no exposure and the
-    thresholds' outcome."""
+def coverage_text(
+    report: Coverage,
+    thresholds: t.Sequence[Threshold] = (),
+    breaks: t.Sequence[LineageBreak] | None = None,
+) -> str:
+    """``report`` as an aligned table, with the models that reach no exposure, the lineage
+    breaks since a base (when compared with one) and the thresholds' outcome."""
     header, rows = coverage_table(report)
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [
@@ -36,6 +41,14 @@ def coverage_text(report: Coverage, thresholds: t.Sequence[Threshold] = ()) -> s
         lines += [f"  {node_id}" for node_id in missing[:_MAX_LISTED]]
         if len(missing) > _MAX_LISTED:
             lines.append(f"  ... and {len(missing) - _MAX_LISTED} more (--format json lists all)")
+    if breaks is not None:
+        lines += ["", f"Lineage breaks since the base: {len(breaks)}"]
+        lines += [
+            f"  {item.node_id}.{item.column}  {item.kind}: {item.detail}"
+            for item in breaks[:_MAX_LISTED]
+        ]
+        if len(breaks) > _MAX_LISTED:
+            lines.append(f"  ... and {len(breaks) - _MAX_LISTED} more (--format json lists all)")
     if thresholds:
         lines.append("")
         lines += [_threshold(item) for item in thresholds]
