@@ -98,9 +98,9 @@ def _readers(
 ) -> t.Iterator[BrokenReference]:
     """Head nodes that still read ``gone``."""
     readers: dict[str, set[str]] = {}
-    for graph, still in ((head.graph, True), (base.graph, False)):
-        successors = graph.digraph().succ
-        for other in successors.get(gone, {}):
+    for side, still in ((head, True), (base, False)):
+        edges = (*side.index.direct_out.get(gone, ()), *side.index.indirect_out.get(gone, ()))
+        for other in (edge.target for edge in edges):
             node_id = other.node_id if isinstance(other, ColumnRef) else other
             if node_id == gone.node_id or node_id not in head.nodes:
                 continue
