@@ -61,8 +61,8 @@ def broken_references(
         base: the base side.
         head: the head side.
     """
+    # Nodes whose SQL changed: what they read in base says nothing of what they read now.
     modified = {change.node for change in changes if change.klass not in ("metadata", "none")}
-    """Nodes whose SQL changed: what they read in base says nothing of what they read now."""
     found: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
     for change in changes:
         for gone, kind, new_name in _gone(change, base.graph):
