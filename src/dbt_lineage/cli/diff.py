@@ -82,6 +82,13 @@ def diff(
             base, option="--base", project_dir=project_dir, cache=cache, jobs=jobs
         )
         after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
+        for option, side in (("--base", before), ("--head", after)):
+            if side.built:
+                click.echo(
+                    f"Lineage of {option} built: {side.resolved} node(s) resolved, "
+                    f"{side.cached} from cache",
+                    err=True,
+                )
         only = _selected(select, before, after) if select else None
         document = diff_of(
             diff_side(before.graph, before.manifest),
