@@ -10,10 +10,12 @@ environment-noise pair builds its head for real, in another target schema, with 
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from tests.dbt_projects import DBT, dbt, run
 from tests.diff_pairs.pairs import PAIRS, Edit, Pair
 
@@ -51,19 +53,20 @@ def _other_schema(built: Path, name: str, schema: str) -> Path:
     return project / "target"
 
 
+def _build(template: Path, pair: Pair, shared_base: Path) -> BuiltPair:
+    if pair.schema is not None:
+        head = _other_schema(template, f"pair_{pair.name}", pair.schema)
+        return BuiltPair(pair, template / "target", head)
+    base = shared_base
+    if pair.base is not None:
+        base = _compiled(template, f"pair_{pair.name}_base", pair.base)
+    return BuiltPair(pair, base, _compiled(template, f"pair_{pair.name}", pair.base, pair.head))
+
+
 @pytest.fixture(scope="session")
 def diff_pairs(template_project: Path) -> dict[str, BuiltPair]:
-    """Every pair of ``PAIRS``, by name."""
+    """Every pair of ``PAIRS``, by name; two dbt processes at a time."""
     shared_base = _compiled(template_project, "pair_base")
-    built: dict[str, BuiltPair] = {}
-    for pair in PAIRS:
-        if pair.schema is not None:
-            head = _other_schema(template_project, f"pair_{pair.name}", pair.schema)
-            built[pair.name] = BuiltPair(pair, template_project / "target", head)
-            continue
-        base = shared_base
-        if pair.base is not None:
-            base = _compiled(template_project, f"pair_{pair.name}_base", pair.base)
-        head = _compiled(template_project, f"pair_{pair.name}", pair.base, pair.head)
-        built[pair.name] = BuiltPair(pair, base, head)
-    return built
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        built = pool.map(lambda pair: _build(template_project, pair, shared_base), PAIRS)
+        return {b.pair.name: b for b in built}

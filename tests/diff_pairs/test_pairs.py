@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.diff_pairs.conftest import BuiltPair
-from tests.diff_pairs.pairs import PAIRS
 
 from dbt_lineage.cli import main
+from tests.diff_pairs.conftest import BuiltPair
+from tests.diff_pairs.pairs import PAIRS
 
 pytestmark = pytest.mark.slow
 
