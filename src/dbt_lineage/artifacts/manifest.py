@@ -36,6 +36,12 @@ class TestMetadata(ArtifactModel):
     name: str = ""
 
 
+class NodeContract(ArtifactModel):
+    """A model's contract: with ``enforced``, dbt checks its declared columns and types."""
+
+    enforced: bool = False
+
+
 class NodeConfig(ArtifactModel):
     materialized: str | None = None
     enabled: bool = True
@@ -73,6 +79,10 @@ class ManifestNode(ArtifactModel):
     attached_node: str | None = None
     """For a data test: the node it is declared on (dbt 1.5+)."""
     test_metadata: TestMetadata | None = None
+    contract: NodeContract = NodeContract()
+    unrendered_config: dict[str, t.Any] = {}
+    """The config as the project wrote it, before rendering: the same in every environment
+    (``dbt-lineage diff`` tells config-only changes by it)."""
 
     @property
     def materialized(self) -> str:

@@ -53,6 +53,7 @@ def build_lineage(
     node_timeout: float | None = DEFAULT_NODE_TIMEOUT,
     output: str | Path | None = None,
     progress: t.Callable[[int, int], None] | None = None,
+    cache: LineageCache | None = None,
 ) -> Built:
     """Resolve the project's lineage and write it.
 
@@ -60,7 +61,8 @@ def build_lineage(
     resolves the selected nodes (and what they read) and puts them into the existing
     ``lineage.json``, leaving every other node as the last build left it; with ``output``
     it writes only what it resolved there. The cache forgets stale entries only on full
-    builds.
+    builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
+    between its two sides, so the second costs only what differs.
 
     Raises:
         DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
@@ -74,7 +76,9 @@ def build_lineage(
             artifacts,
             project_dir=project_dir,
             select=selected,
-            cache=LineageCache(artifacts.target_path / CACHE_FILE, read=not no_cache),
+            cache=cache
+            if cache is not None
+            else LineageCache(artifacts.target_path / CACHE_FILE, read=not no_cache),
             progress=progress,
             jobs=jobs,
             node_timeout=node_timeout,

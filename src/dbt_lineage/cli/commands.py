@@ -14,5 +14,6 @@ COMMANDS = {
     "classify": "dbt_lineage.cli.classify:classify",
     "docs": "dbt_lineage.cli.docs:docs",
     "coverage": "dbt_lineage.cli.coverage:coverage",
+    "diff": "dbt_lineage.cli.diff:diff",
 }
 """Command name -> ``module:attribute`` of its click command."""

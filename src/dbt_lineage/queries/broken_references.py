@@ -1,0 +1,197 @@
+"""References a change breaks: downstream SQL that still reads a removed or renamed column,
+an enforced contract whose declared columns no longer match the model, a data test on a
+column that no longer exists.
+
+A reader of a gone column is broken when, in head, its lineage still reads that column
+(the engine keeps a column the SQL reads but the upstream lacks, as inferred or unresolved),
+or when it read the column in base and its SQL did not change since.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing as t
+
+from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.queries.column_changes import REMOVED, RENAMED_PREFIX
+from dbt_lineage.queries.diff_side import DiffSide
+from dbt_lineage.queries.node_changes import NodeChange
+from dbt_lineage.types import ColumnRef
+
+_TYPE_ALIASES = {
+    "int": "integer",
+    "int4": "integer",
+    "int8": "bigint",
+    "long": "bigint",
+    "string": "text",
+    "varchar": "text",
+    "character varying": "text",
+    "bool": "boolean",
+    "float8": "double",
+    "double precision": "double",
+    "float4": "float",
+    "real": "float",
+    "numeric": "decimal",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class BrokenReference:
+    """``node`` (its ``column``, or '' for the whole node) reads ``reference``, which is gone.
+
+    ``kind`` says what breaks: ``removed`` or ``renamed`` (an upstream column), ``contract``
+    or ``test``.
+    """
+
+    node: str
+    column: str
+    reference: ColumnRef
+    kind: str
+    path: str
+    message: str
+
+
+def broken_references(
+    changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide
+) -> list[BrokenReference]:
+    """Every reference the changes break, by node then column.
+
+    Args:
+        changes: from ``node_changes``.
+        base: the base side.
+        head: the head side.
+    """
+    modified = {change.node for change in changes}
+    found: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
+    for change in changes:
+        for gone, kind, new_name in _gone(change, base.graph):
+            for item in _readers(gone, kind, new_name, base, head, modified):
+                found.setdefault((item.node, item.column, item.reference, item.kind), item)
+            for item in _tests(gone, kind, head):
+                found.setdefault((item.node, item.column, item.reference, item.kind), item)
+        if change.change != "removed":
+            for item in _contract(change, head):
+                found.setdefault((item.node, item.column, item.reference, item.kind), item)
+    return sorted(found.values(), key=lambda b: (b.node, b.column, b.reference, b.kind))
+
+
+def _gone(change: NodeChange, base: LineageGraph) -> t.Iterator[tuple[ColumnRef, str, str]]:
+    """The base columns a change takes away, how, and the new name of a renamed one."""
+    if change.change == "removed":
+        for name in base.columns.get(change.node, {}):
+            yield ColumnRef(change.node, name), "removed", ""
+        return
+    for name, what in change.columns.items():
+        if what == REMOVED:
+            yield ColumnRef(change.node, name), "removed", ""
+        elif what.startswith(RENAMED_PREFIX):
+            yield ColumnRef(change.node, what[len(RENAMED_PREFIX) :]), "renamed", name
+
+
+def _readers(
+    gone: ColumnRef,
+    kind: str,
+    new_name: str,
+    base: DiffSide,
+    head: DiffSide,
+    modified: set[str],
+) -> t.Iterator[BrokenReference]:
+    """Head nodes that still read ``gone``."""
+    readers: dict[str, set[str]] = {}
+    for graph, still in ((head.graph, True), (base.graph, False)):
+        successors = graph.digraph().succ
+        for other in successors.get(gone, {}):
+            node_id = other.node_id if isinstance(other, ColumnRef) else other
+            if node_id == gone.node_id or node_id not in head.nodes:
+                continue
+            if not still and node_id in modified:
+                continue  # it read the column in base, and its SQL changed since
+            column = other.column if isinstance(other, ColumnRef) else ""
+            readers.setdefault(node_id, set()).add(column)
+    for node_id, columns in head.graph.columns.items():
+        if node_id == gone.node_id or node_id not in head.nodes:
+            continue
+        for column in columns.values():
+            if column.reason.startswith("unknown_column") and _mentions(column.reason, gone):
+                if gone.node_id in head.nodes[node_id].depends_on:
+                    readers.setdefault(node_id, set()).add(column.column)
+    how = f"renamed to {new_name}" if kind == "renamed" else "removed"
+    for node_id, columns in readers.items():
+        for column in sorted(columns):
+            yield BrokenReference(
+                node_id,
+                column,
+                gone,
+                kind,
+                head.nodes[node_id].path,
+                f"still reads {gone.column} of {gone.node_id}, which is {how}",
+            )
+
+
+def _mentions(reason: str, gone: ColumnRef) -> bool:
+    detail = reason.partition(":")[2].casefold()
+    return gone.column.casefold() in detail
+
+
+def _tests(gone: ColumnRef, kind: str, head: DiffSide) -> t.Iterator[BrokenReference]:
+    """Data tests in head on a column that is gone."""
+    columns = {name.casefold() for name in head.graph.columns.get(gone.node_id, {})}
+    facts = head.nodes.get(gone.node_id)
+    for test_id, column in head.tests.get(gone.node_id, ()):
+        if column.strip('"`').casefold() == gone.column.casefold() and column not in columns:
+            yield BrokenReference(
+                test_id,
+                column,
+                gone,
+                "test",
+                facts.path if facts is not None else "",
+                f"tests {gone.column}, which is {kind}",
+            )
+
+
+def _contract(change: NodeChange, head: DiffSide) -> t.Iterator[BrokenReference]:
+    """An enforced contract whose declared columns or types the changed model no longer
+    matches."""
+    facts = head.nodes.get(change.node)
+    if facts is None or not facts.contract_enforced or not facts.declared:
+        return
+    actual = {
+        name.casefold(): column.data_type
+        for name, column in head.graph.columns.get(change.node, {}).items()
+    }
+    if not actual:
+        return
+    declared = {name.casefold(): (name, data_type) for name, data_type in facts.declared.items()}
+    for key, (name, data_type) in declared.items():
+        ref = ColumnRef(change.node, name)
+        if key not in actual:
+            message = f"the contract declares {name}, which the model no longer returns"
+        elif change.columns.get(name) == "retyped" and not _same_type(data_type, actual[key]):
+            message = f"the contract declares {name} as {data_type}, the model returns " + (
+                actual[key] or "another type"
+            )
+        else:
+            continue
+        yield BrokenReference(change.node, name, ref, "contract", facts.path, message)
+    for key in actual:
+        if key not in declared:
+            name = next(n for n in head.graph.columns[change.node] if n.casefold() == key)
+            yield BrokenReference(
+                change.node,
+                name,
+                ColumnRef(change.node, name),
+                "contract",
+                facts.path,
+                f"the model returns {name}, which its enforced contract does not declare",
+            )
+
+
+def _same_type(declared: str, actual: str) -> bool:
+    if not declared or not actual:
+        return True  # nothing to compare against
+    return _type(declared) == _type(actual)
+
+
+def _type(text: str) -> str:
+    base = text.casefold().split("(")[0].strip()
+    return _TYPE_ALIASES.get(base, base)

@@ -1,0 +1,122 @@
+"""One side of a diff (the base or the head): its lineage graph and what its manifest says
+about each node that lineage does not keep: compiled SQL, config, docs, contract, tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing as t
+
+from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
+from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.resolve.relations import relation_index
+from dbt_lineage.sql.dialects import dialect_for
+
+_ENVIRONMENT_KEYS = frozenset(
+    ("database", "schema", "alias", "target_database", "target_schema", "catalog", "project",
+     "dataset", "location")
+)  # fmt: skip
+"""Config keys that say where a relation lives, not what it holds: dbt renders them even in
+``unrendered_config`` when a model's SQL sets them, so they differ between environments."""
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeFacts:
+    """What a diff compares of one relation, besides its lineage."""
+
+    resource_type: str
+    path: str
+    sql: str | None
+    checksum: str
+    config: str
+    """The config as written (``unrendered_config``), as sorted JSON."""
+    docs: str
+    """Description, meta, tags and column docs, as sorted JSON."""
+    depends_on: tuple[str, ...]
+    relation_name: str
+    contract_enforced: bool = False
+    declared: dict[str, str] = dataclasses.field(default_factory=dict)
+    """YAML columns, name -> declared data type ('' when none)."""
+    renamed_from: dict[str, str] = dataclasses.field(default_factory=dict)
+    """A YAML column's ``meta: {renamed_from: old}`` hint, new name -> old name."""
+
+
+@dataclasses.dataclass
+class DiffSide:
+    """A side's graph, its nodes' facts, and how its SQL names relations."""
+
+    graph: LineageGraph
+    dialect: str
+    nodes: dict[str, NodeFacts]
+    tests: dict[str, list[tuple[str, str]]]
+    """Node id -> (test id, column) of the data tests on one of its columns."""
+    _index: t.Any = None
+    _relations: dict[str, ManifestNode] = dataclasses.field(default_factory=dict)
+
+    def relation(self, parts: tuple[str, ...], among: t.Collection[str] = ()) -> str | None:
+        """The unique id a relation name (normalised parts) refers to on this side."""
+        if self._index is None:
+            self._index = relation_index(self._relations.values(), self.dialect)
+        return self._index.lookup(parts, among)
+
+
+def diff_side(graph: LineageGraph, manifest: Manifest) -> DiffSide:
+    """Gather a side's facts from its graph and its manifest.
+
+    Args:
+        graph: the side's lineage (``build_lineage``).
+        manifest: the manifest the graph was built from.
+    """
+    relations = manifest.relation_nodes()
+    nodes = {node_id: _facts(node) for node_id, node in relations.items()}
+    tests: dict[str, list[tuple[str, str]]] = {}
+    for node in manifest.nodes.values():
+        if node.resource_type != "test" or not node.column_name:
+            continue
+        attached = node.attached_node or next(iter(node.depends_on.nodes), None)
+        if attached is not None:
+            tests.setdefault(attached, []).append((node.unique_id, node.column_name))
+    return DiffSide(
+        graph,
+        dialect_for(manifest.metadata.adapter_type),
+        nodes,
+        tests,
+        _relations=relations,
+    )
+
+
+def _facts(node: ManifestNode) -> NodeFacts:
+    docs = {
+        "description": node.description,
+        "meta": node.meta,
+        "tags": node.tags,
+        "columns": {
+            name: [column.description, column.meta, column.tags, column.data_type]
+            for name, column in node.columns.items()
+        },
+    }
+    hints = {}
+    for column in node.columns.values():
+        old = column.meta.get("renamed_from")
+        if isinstance(old, str) and old:
+            hints[column.name] = old
+    return NodeFacts(
+        resource_type=node.resource_type,
+        path=node.original_file_path,
+        sql=node.compiled_code,
+        checksum=str(node.checksum.get("checksum", "")),
+        config=_json(
+            {k: v for k, v in node.unrendered_config.items() if k not in _ENVIRONMENT_KEYS}
+        ),
+        docs=_json(docs),
+        depends_on=tuple(node.depends_on.nodes),
+        relation_name=node.relation_name or "",
+        contract_enforced=node.contract.enforced,
+        declared={column.name: column.data_type or "" for column in node.columns.values()},
+        renamed_from=hints,
+    )
+
+
+def _json(value: t.Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))

@@ -1,0 +1,239 @@
+"""Which relations a pull request changed, how (added, removed, modified), and the class of
+each change: breaking, partial, non_breaking, metadata, none or unknown.
+
+Nodes are matched by unique id. A node's compiled SQL is compared as a parsed tree with
+comments and formatting ignored and every relation name replaced by the unique id it refers
+to (``sql.normal_form``), so environment schemas make no difference; a cheap textual
+comparison first spares the parse for every node whose SQL is the same up to those names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing as t
+
+from dbt_lineage.errors import SqlError
+from dbt_lineage.queries.column_changes import ADDED, LOGIC, REMOVED, RETYPED, column_changes
+from dbt_lineage.queries.diff_side import DiffSide, NodeFacts
+from dbt_lineage.sql.inlined_columns import ROW_CLAUSES, InlinedColumns, inlined_columns
+from dbt_lineage.sql.normal_form import NormalTree, normal_form
+
+CLASSES = ("breaking", "partial", "non_breaking", "metadata", "none", "unknown")
+"""Change classes, from the one that changes most data to the one we could not tell."""
+
+_CLAUSE_NAMES = {
+    "where": "WHERE",
+    "join": "JOIN",
+    "group_by": "GROUP BY",
+    "having": "HAVING",
+    "qualify": "QUALIFY",
+    "distinct": "DISTINCT",
+    "limit": "LIMIT",
+    "union": "UNION branches",
+    "from": "FROM",
+}
+
+
+@dataclasses.dataclass
+class NodeChange:
+    """One changed relation: ``change`` is added, removed or modified; ``klass`` one of
+    ``CLASSES``; ``columns`` each changed column -> added, removed, renamed_from:<old>,
+    retyped or logic."""
+
+    node: str
+    change: str
+    klass: str
+    columns: dict[str, str] = dataclasses.field(default_factory=dict)
+    reasons: list[str] = dataclasses.field(default_factory=list)
+
+
+def node_changes(
+    base: DiffSide, head: DiffSide, *, only: t.Collection[str] | None = None
+) -> list[NodeChange]:
+    """Every relation that differs between ``base`` and ``head``, in unique id order.
+
+    Args:
+        base: the base side (the branch merged into).
+        head: the head side (the pull request).
+        only: compare only these node ids (``--select``); None compares every node.
+    """
+    changes = []
+    for node_id in sorted(set(base.nodes) | set(head.nodes)):
+        if only is not None and node_id not in only:
+            continue
+        old, new = base.nodes.get(node_id), head.nodes.get(node_id)
+        if old is None and new is not None:
+            changes.append(_added(node_id, head))
+        elif new is None and old is not None:
+            changes.append(_removed(node_id, base))
+        elif old is not None and new is not None:
+            change = _modified(node_id, old, new, base, head)
+            if change is not None:
+                changes.append(change)
+    return changes
+
+
+def _added(node_id: str, head: DiffSide) -> NodeChange:
+    columns = {name: ADDED for name in head.graph.columns.get(node_id, {})}
+    return NodeChange(node_id, "added", "non_breaking", columns, ["new node"])
+
+
+def _removed(node_id: str, base: DiffSide) -> NodeChange:
+    columns = {name: REMOVED for name in base.graph.columns.get(node_id, {})}
+    return NodeChange(node_id, "removed", "breaking", columns, ["node removed: every column"])
+
+
+def _modified(
+    node_id: str, old: NodeFacts, new: NodeFacts, base: DiffSide, head: DiffSide
+) -> NodeChange | None:
+    if old.sql is None and new.sql is None:
+        return _no_sql(node_id, old, new, base, head)
+    if old.sql is None or new.sql is None:
+        side = "base" if old.sql is None else "head"
+        return NodeChange(
+            node_id,
+            "modified",
+            "unknown",
+            reasons=[f"no compiled SQL on the {side} side: run `dbt compile` there"],
+        )
+    if _plain(node_id, old, base) == _plain(node_id, new, head):
+        return _same_logic(node_id, old, new, base, head)
+    try:
+        before, after = _tree(node_id, old, base), _tree(node_id, new, head)
+    except SqlError as error:
+        return NodeChange(node_id, "modified", "unknown", reasons=[error.one_line()])
+    if before.text == after.text:
+        return _same_logic(node_id, old, new, base, head)
+    try:
+        old_columns = inlined_columns(before, _schema(before, base))
+        new_columns = inlined_columns(after, _schema(after, head))
+    except SqlError as error:
+        return NodeChange(node_id, "modified", "unknown", reasons=[error.one_line()])
+    return _classed(node_id, old_columns, new_columns, new, base, head)
+
+
+def _classed(
+    node_id: str,
+    old: InlinedColumns,
+    new: InlinedColumns,
+    facts: NodeFacts,
+    base: DiffSide,
+    head: DiffSide,
+) -> NodeChange:
+    columns = column_changes(
+        old.columns,
+        new.columns,
+        base_types=_types(base, node_id),
+        head_types=_types(head, node_id),
+        hints=facts.renamed_from,
+    )
+    clauses = [kind for kind in ROW_CLAUSES if old.rows.get(kind) != new.rows.get(kind)]
+    unresolved = [
+        column.column
+        for column in head.graph.columns.get(node_id, {}).values()
+        if not column.resolved and not column.inferred
+    ]
+    reasons = []
+    if clauses:
+        klass = "breaking"
+        named = ", ".join(_CLAUSE_NAMES[kind] for kind in clauses)
+        reasons.append(f"row set changes: {named} changed")
+    elif any(what not in (ADDED,) for what in columns.values()):
+        klass = "partial"
+    elif columns:
+        klass = "non_breaking"
+    else:
+        klass = "unknown"
+        reasons.append("the SQL changed in a way traced to no column and no row clause")
+    if unresolved:
+        klass = "unknown"
+        reasons.append(f"unresolved column(s) in head: {', '.join(sorted(unresolved))}")
+    reasons.extend(_column_reasons(columns))
+    if base.nodes[node_id].checksum == facts.checksum:
+        reasons.append(
+            "its code is unchanged: the difference comes from macros, vars or the environment "
+            "(is_incremental() on a table that exists on one side only)"
+        )
+    return NodeChange(node_id, "modified", klass, columns, reasons)
+
+
+def _column_reasons(columns: dict[str, str]) -> list[str]:
+    counts: dict[str, int] = {}
+    for what in columns.values():
+        key = "renamed" if what.startswith("renamed_from:") else what
+        counts[key] = counts.get(key, 0) + 1
+    order = (ADDED, REMOVED, "renamed", RETYPED, LOGIC)
+    return [f"{counts[key]} column(s) {key}" for key in order if key in counts]
+
+
+def _same_logic(
+    node_id: str, old: NodeFacts, new: NodeFacts, base: DiffSide, head: DiffSide
+) -> NodeChange | None:
+    """A node whose SQL means the same on both sides: metadata, formatting or nothing."""
+    reasons = []
+    if old.contract_enforced != new.contract_enforced:
+        enforced = "enforced" if new.contract_enforced else "no longer enforced"
+        reasons.append(f"contract {enforced}")
+    if old.config != new.config:
+        reasons.append("config changed")
+    if old.docs != new.docs:
+        reasons.append("documentation, meta or tags changed")
+    if reasons:
+        return NodeChange(node_id, "modified", "metadata", reasons=reasons)
+    if old.checksum != new.checksum:
+        return NodeChange(node_id, "modified", "none", reasons=["comments or formatting only"])
+    return None
+
+
+def _no_sql(
+    node_id: str, old: NodeFacts, new: NodeFacts, base: DiffSide, head: DiffSide
+) -> NodeChange | None:
+    """A seed or a source: its columns as the warehouse (or its YAML) has them."""
+    before, after = _types(base, node_id), _types(head, node_id)
+    columns: dict[str, str] = {}
+    folded = {name.casefold(): name for name in before}
+    for name, data_type in after.items():
+        was = folded.pop(name.casefold(), None)
+        if was is None:
+            columns[name] = ADDED
+        elif before[was] and data_type and before[was].casefold() != data_type.casefold():
+            columns[name] = RETYPED
+    columns.update({name: REMOVED for name in folded.values()})
+    if new.resource_type == "seed" and old.checksum != new.checksum:
+        reasons = ["seed data changed: its rows may differ", *_column_reasons(columns)]
+        return NodeChange(node_id, "modified", "breaking", columns, reasons)
+    if columns:
+        only_added = all(what == ADDED for what in columns.values())
+        klass = "non_breaking" if only_added else "partial"
+        return NodeChange(node_id, "modified", klass, columns, _column_reasons(columns))
+    return _same_logic(node_id, old, new, base, head)
+
+
+def _plain(node_id: str, facts: NodeFacts, side: DiffSide) -> str:
+    """The SQL text with the relation names it reads replaced by their unique ids."""
+    text = facts.sql or ""
+    names = {}
+    for other in (*facts.depends_on, node_id):
+        found = side.nodes.get(other)
+        if found is not None and found.relation_name:
+            names[found.relation_name] = other
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, f"<{names[name]}>")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _tree(node_id: str, facts: NodeFacts, side: DiffSide) -> NormalTree:
+    among = (*facts.depends_on, node_id)
+    return normal_form(facts.sql or "", side.dialect, lambda parts: side.relation(parts, among))
+
+
+def _schema(tree: NormalTree, side: DiffSide) -> dict[str, dict[str, str]]:
+    return {
+        node_id: {column.column: column.data_type for column in side.graph.columns_of(node_id)}
+        for node_id in tree.relations
+    }
+
+
+def _types(side: DiffSide, node_id: str) -> dict[str, str]:
+    return {name: column.data_type for name, column in side.graph.columns.get(node_id, {}).items()}

@@ -1,0 +1,207 @@
+"""Each output column's expression inlined down to the relations it reads, and the clauses
+that decide which rows a query returns.
+
+Comparing two versions of a model column by column needs more than the last step of each
+column: ``select * from final`` says nothing until ``final``'s own expression is read. Here
+every column reference is replaced by the expression that defines it in its CTE or
+subquery, down to ``"<relation id>".column``, so two columns are the same exactly when their
+inlined texts are. ``untyped`` is the same text with every type in a CAST blanked, to tell
+a changed CAST from a changed computation.
+
+``rows`` holds what decides the row set, by kind of clause (WHERE, JOIN, GROUP BY, HAVING,
+QUALIFY, DISTINCT, LIMIT, UNION branches, FROM), each with the columns it reads inlined, so a
+changed filter on a column defined three CTEs up still shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing as t
+
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+from sqlglot.optimizer.qualify import qualify
+from sqlglot.optimizer.scope import Scope, build_scope
+
+from dbt_lineage.errors import SqlError
+from dbt_lineage.sql.names import names
+from dbt_lineage.sql.normal_form import NormalTree
+
+
+class ColumnForm(t.NamedTuple):
+    """One output column's inlined expression, with and without its CAST types."""
+
+    expression: str
+    untyped: str
+
+
+@dataclasses.dataclass(frozen=True)
+class InlinedColumns:
+    """What decides a query's rows, and each output column's inlined expression by name."""
+
+    rows: dict[str, str]
+    """Clause kind (``ROW_CLAUSES``) -> its text in every scope, columns inlined."""
+    columns: dict[str, ColumnForm]
+
+
+ROW_CLAUSES = (
+    "where", "join", "group_by", "having", "qualify", "distinct", "limit", "union", "from"
+)  # fmt: skip
+"""The kinds of clause that decide which rows a query returns."""
+
+
+def inlined_columns(
+    tree: NormalTree, schema: t.Mapping[str, t.Mapping[str, str]]
+) -> InlinedColumns:
+    """Inline ``tree``'s output columns and fingerprint its row set.
+
+    Args:
+        tree: from ``normal_form`` (relations named by unique id).
+        schema: unique id -> {column: type} of the relations it reads (stars expand to these).
+
+    >>> from dbt_lineage.sql.normal_form import normal_form
+    >>> ids = {("orders",): "model.p.orders"}.get
+    >>> sql = "with f as (select id, amount * 2 as a from orders) select a as total from f"
+    >>> schema = {"model.p.orders": {"id": "int", "amount": "int"}}
+    >>> found = inlined_columns(normal_form(sql, "duckdb", ids), schema)
+    >>> found.columns["total"].expression
+    '("model.p.orders".amount * 2)'
+
+    Raises:
+        SqlError: the query's scopes cannot be read (not a query; an unsupported construct).
+    """
+    glot = names(tree.dialect).sqlglot
+    mapping = {table: dict(columns) for table, columns in schema.items() if columns}
+    try:
+        qualified = qualify(
+            tree.tree.copy(),
+            dialect=glot,
+            schema=mapping,
+            validate_qualify_columns=False,
+            quote_identifiers=False,
+            identify=False,
+        )
+        root = build_scope(qualified)
+    except (SqlglotError, RecursionError, KeyError, ValueError) as error:
+        raise SqlError(f"cannot read its columns: {' '.join(str(error).split())[:200]}") from error
+    if root is None:
+        raise SqlError("not a query")
+    inliner = _Inliner(glot)
+    columns = {
+        name: ColumnForm(inliner.column(root, name, True), inliner.column(root, name, False))
+        for name in _output_names(root)
+    }
+    return InlinedColumns(_rows(root, inliner), columns)
+
+
+def _output_names(scope: Scope) -> list[str]:
+    expression = scope.expression
+    while isinstance(expression, exp.SetOperation):
+        expression = expression.this
+    if isinstance(expression, exp.Subquery):
+        expression = expression.unnest()
+    if not isinstance(expression, exp.Select):
+        return []
+    return [projection.alias_or_name for projection in expression.expressions]
+
+
+class _Inliner:
+    """Inlines column references scope by scope, each (scope, column) once."""
+
+    def __init__(self, glot: t.Any) -> None:
+        self.glot = glot
+        self.done: dict[tuple[int, str, bool], str] = {}
+        self.busy: set[tuple[int, str, bool]] = set()
+
+    def column(self, scope: Scope, name: str, typed: bool) -> str:
+        key = (id(scope), name, typed)
+        if key in self.done:
+            return self.done[key]
+        if key in self.busy:
+            return f"<recursive {name}>"  # a recursive CTE reading itself
+        self.busy.add(key)
+        if scope.set_operation_scopes:
+            index = _output_names(scope).index(name) if name in _output_names(scope) else -1
+            parts = [self._at(branch, index, typed) for branch in scope.set_operation_scopes]
+            text = f"{type(scope.expression).__name__.upper()}({', '.join(parts)})"
+        else:
+            text = self._projection(scope, name, typed)
+        self.busy.discard(key)
+        self.done[key] = text
+        return text
+
+    def _at(self, scope: Scope, index: int, typed: bool) -> str:
+        named = _output_names(scope)
+        if scope.set_operation_scopes:
+            return self.column(scope, named[index] if 0 <= index < len(named) else "", typed)
+        if not 0 <= index < len(named):
+            return "<missing>"
+        return self.column(scope, named[index], typed)
+
+    def _projection(self, scope: Scope, name: str, typed: bool) -> str:
+        select = scope.expression
+        if not isinstance(select, exp.Select):
+            return f"<{select.key}>.{name}"
+        for projection in select.expressions:
+            if projection.alias_or_name == name:
+                return self.render(scope, projection.unalias(), typed)
+        return f"<missing {name}>"
+
+    def render(self, scope: Scope, expression: exp.Expr, typed: bool) -> str:
+        copy = expression.copy()
+        columns = [copy] if isinstance(copy, exp.Column) else list(copy.find_all(exp.Column))
+        for column in columns:
+            source = scope.sources.get(column.table)
+            if not column.table and len(scope.selected_sources) == 1:
+                source = next(iter(scope.selected_sources.values()))[1]
+            if isinstance(source, Scope):
+                text = f"({self.column(source, column.name, typed)})"
+            elif isinstance(source, exp.Table):
+                text = f'"{source.name}".{column.name}'
+            else:
+                continue
+            if column is copy:
+                copy = exp.var(text)
+            else:
+                column.replace(exp.var(text))
+        if not typed:
+            for data_type in list(copy.find_all(exp.DataType)):
+                if data_type is copy:
+                    copy = exp.var("?")
+                else:
+                    data_type.replace(exp.var("?"))
+        try:
+            return copy.sql(dialect=self.glot, comments=False)
+        except RecursionError:
+            return f"<{copy.key} nested too deep>"
+
+
+def _rows(root: Scope, inliner: _Inliner) -> dict[str, str]:
+    """What decides the row set, by clause kind, with the columns it reads inlined."""
+    found: dict[str, list[str]] = {kind: [] for kind in ROW_CLAUSES}
+    for scope in root.traverse():
+        query = scope.expression
+        if isinstance(query, exp.SetOperation):
+            distinct = "DISTINCT" if query.args.get("distinct") else "ALL"
+            found["union"].append(f"{type(query).__name__.upper()} {distinct}")
+            continue
+        if not isinstance(query, exp.Select):
+            continue
+        for kind, key in (("where", "where"), ("group_by", "group"), ("having", "having")):
+            if (clause := query.args.get(key)) is not None:
+                found[kind].append(inliner.render(scope, clause, True))
+        if (clause := query.args.get("qualify")) is not None:
+            found["qualify"].append(inliner.render(scope, clause, True))
+        for join in query.args.get("joins") or ():
+            found["join"].append(inliner.render(scope, join, True))
+        if query.args.get("distinct") is not None:
+            found["distinct"].append(
+                ", ".join(inliner.render(scope, p.unalias(), True) for p in query.expressions)
+            )
+        if (limit := query.args.get("limit")) is not None:
+            order = query.args.get("order")
+            ordered = inliner.render(scope, order, True) if order is not None else ""
+            found["limit"].append(f"{inliner.render(scope, limit, True)} {ordered}")
+        if (source := query.args.get("from_") or query.args.get("from")) is not None:
+            found["from"].append(inliner.render(scope, source, True))
+    return {kind: "\n".join(texts) for kind, texts in found.items()}
