@@ -99,10 +99,10 @@ def test_verdict_and_changed_node(built: BuiltPair) -> None:
 
 def test_what_blocks(built: BuiltPair) -> None:
     pair, document = built.pair, _document(built)
-    found = set()
-    for broken in document["broken_references"]:
-        found.add((broken["node"], broken["column"]))
-        found.add((broken["node"], broken["reference"]))
+    found = {
+        (b["node"], b["reference"]["column"], b["reference"]["kind"])
+        for b in document["broken_references"]
+    }
     assert pair.broken <= found, document["broken_references"]
     if not pair.broken:
         assert document["broken_references"] == []
@@ -138,12 +138,10 @@ def test_golden_markdown(built: BuiltPair) -> None:
 
 
 def test_fail_on_maps_the_verdict_to_the_exit_code(built: BuiltPair) -> None:
+    """``--fail-on V`` fails on V and worse: info < review < unknown < block."""
+    order = ("info", "review", "unknown", "block")
     verdict = built.pair.verdict
     for fail_on in ("block", "review", "unknown"):
         code, out = _diff(built, "--format", "text", "--fail-on", fail_on)
-        expected = {
-            "block": verdict == "block",
-            "review": verdict in {"block", "review"},
-            "unknown": verdict == "unknown",
-        }[fail_on]
+        expected = order.index(verdict) >= order.index(fail_on)
         assert code == int(expected), f"--fail-on {fail_on} with verdict {verdict}: {out}"

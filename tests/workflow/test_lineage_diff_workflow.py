@@ -173,7 +173,7 @@ def test_diff_writes_a_comment_that_blocks_on_the_dropped_column(workflow: Workf
     assert (workflow.out / "diff.html").read_text().lstrip().lower().startswith("<!doctype html")
     document = json.loads((workflow.out / "diff.json").read_text())
     assert document["verdict"] == "block"
-    broken = {(b["node"], b["reference"]) for b in document["broken_references"]}
+    broken = {(b["node"], b["reference"]["column"]) for b in document["broken_references"]}
     assert ("model.shop.signups_by_country", "country_code") in broken
     assert ("model.shop.customers", "country_code") in broken
 
