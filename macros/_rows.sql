@@ -63,6 +63,7 @@
     'nodes_success': counts.success, 'nodes_warn': counts.warn, 'nodes_error': counts.error,
     'nodes_fail': counts.fail, 'nodes_skipped': counts.skipped,
     'recorded_at': dbt_lineage._timestamp_text(modules.datetime.datetime.utcnow()),
+    'recorded_complete': true,
   } %}
   {% do row.update(dbt_lineage._git_context()) %}
   {{ return(row) }}

@@ -81,7 +81,7 @@
   {% set names = columns | map(attribute=0) | join(', ') %}
   {% set insert = 'insert into ' ~ relations.lineage_run_inputs ~ ' (' ~ names ~ ')\n' %}
   {% set builds = dbt_lineage._latest_builds_sql('edge', relations.lineage_node_runs, invocation_id,
-                                                  invocation_started_at, dialect) %}
+                                                  invocation_started_at, dialect, relations.lineage_invocations) %}
   {% set resolve = ')\n' ~ insert ~ 'select edge.invocation_id, edge.unique_id, edge.input_unique_id, '
       ~ 'edge.input_relation_name, latest.build_invocation_id\nfrom edge\nleft join (' ~ builds ~ ') as latest\n'
       ~ '  on latest.unique_id = edge.unique_id and latest.input_unique_id = edge.input_unique_id'

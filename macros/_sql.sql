@@ -161,9 +161,9 @@
   completed before the consuming node run started. A consumer that never started (skipped)
   is placed at the invocation's start. Sources and never-recorded inputs stay null.
 #}
-{% macro _resolve_inputs_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+{% macro _resolve_inputs_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation=none) %}
   {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
-  {% set builds = dbt_lineage._latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+  {% set builds = dbt_lineage._latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation) %}
   {% if dialect.update_style == 'merge' %}
     {{ return('merge into ' ~ inputs_relation ~ ' as target\nusing (' ~ builds ~ ') as latest\n'
       ~ 'on target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
@@ -180,9 +180,11 @@
 {#
   For each edge of one invocation (rows of `inputs_relation`, a table or a CTE), every
   successful run of its input that completed before the consuming node run started, ranked:
-  recency = 1 is the run that built what the consumer read.
+  recency = 1 is the run that built what the consumer read. Given `invocations_relation`,
+  only runs of this invocation or of completely recorded ones count (recorded_complete:
+  null in rows written before the column existed).
 #}
-{% macro _latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+{% macro _latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation=none) %}
   {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
   {% set fallback = dbt_lineage._literal(invocation_started_at, 'timestamp', dialect) %}
   {% set builds %}
@@ -198,7 +200,15 @@
       on build.unique_id = edge.input_unique_id
      and build.status = 'success'
      and build.execute_completed_at <= coalesce(consumer.execute_started_at, consumer.compile_started_at, {{ fallback }})
+    {%- if invocations_relation %}
+    left join {{ invocations_relation }} as build_invocation
+      on build_invocation.invocation_id = build.invocation_id
+    {%- endif %}
     where edge.invocation_id = {{ inv }}
+    {%- if invocations_relation %}
+      and (build.invocation_id = {{ inv }} or (build_invocation.invocation_id is not null
+           and (build_invocation.recorded_complete is null or build_invocation.recorded_complete)))
+    {%- endif %}
   {% endset %}
   {{ return(builds) }}
 {% endmacro %}
