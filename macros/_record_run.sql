@@ -9,6 +9,9 @@
   {% set input_rows = collected.run_inputs %}
   {% set rows = {'lineage_invocations': [invocation], 'lineage_node_runs': node_rows,
                  'lineage_run_inputs': input_rows} %}
+  {% for table, columns in dbt_lineage._lineage_tables().items() %}
+    {% do dbt_lineage._clean_rows(rows[table], columns) %}
+  {% endfor %}
 
   {#
     DDL first (Snowflake commits it implicitly), then one transaction where the adapter has
@@ -55,8 +58,7 @@
           ~ " in " ~ where ~ " (dbt_lineage_fail_on_error is true, so the run fails).") }}
     {% endif %}
     {% do exceptions.warn("dbt_lineage could not record invocation " ~ invocation_id ~ " in "
-        ~ where ~ ". The run itself is unaffected; grant the role write access to schema "
-        ~ config.schema ~ ", or set dbt_lineage_fail_on_error: true to fail the run instead.") %}
+        ~ where ~ ". The run itself is unaffected; " ~ dbt_lineage._advice(error.cause, config)) %}
   {% else %}
     {% if dialect.begin %}{% do dbt_lineage._execute('commit') %}
     {% elif dialect.transaction %}{% do adapter.commit() %}{% endif %}
@@ -64,6 +66,20 @@
         ~ ' node runs, ' ~ input_count ~ ' inputs) in ' ~ config.schema, info=true) %}
   {% endif %}
   {{ return('') }}
+{% endmacro %}
+
+{# What to do about a failed write, from its cause: grant advice only for a missing grant. #}
+{% macro _advice(cause, config) %}
+  {% set text = cause | lower %}
+  {% set instead = 'or set dbt_lineage_fail_on_error: true to fail the run instead.' %}
+  {% if 'read-only' in text or 'read only' in text or 'readonly' in text %}
+    {{ return('open the database read-write, ' ~ instead) }}
+  {% endif %}
+  {% for marker in ['permission denied', 'privilege', 'access denied', 'not authorized',
+                    'unauthorized', 'does not have permission', '42501'] if marker in text %}
+    {{ return('grant the role write access to schema ' ~ config.schema ~ ', ' ~ instead) }}
+  {% endfor %}
+  {{ return('the failed statement is in logs/dbt.log; fix the cause above, ' ~ instead) }}
 {% endmacro %}
 
 {% macro _lineage_relations(config) %}

@@ -22,6 +22,9 @@
   {# dbt-spark has no database above the schema: target.database is undefined #}
   {% do invocation.update({'target_database': target.database if target.database is defined else none}) %}
   {% set collected = dbt_lineage._collect_rows(node_results, config) %}
+  {% do dbt_lineage._clean_rows([invocation], dbt_lineage._invocations_columns()) %}
+  {% do dbt_lineage._clean_rows(collected.node_runs, dbt_lineage._node_runs_columns()) %}
+  {% do dbt_lineage._clean_rows(collected.run_inputs, dbt_lineage._run_inputs_columns()) %}
   {% set relations = dbt_lineage._lineage_relations(config) %}
 
   {% if dbt_lineage._spark_recorded(relations.lineage_invocations, dialect) %}

@@ -6,8 +6,9 @@ project parsed once; each run is then a forked child doing a real ``dbt run`` (d
 programmatic entry point, handed the parsed manifest), so a run costs about a second
 instead of dbt's start-up time. The child's event callback tells the parent, through a
 pipe, the moment the hook first touches a lineage table; the parent sleeps a random delay
-and sends SIGKILL or SIGTERM (what a CI cancel sends). The first run is not killed: it
-(after a `dbt seed`, which creates the tables) measures how long the hook's writes take, which bounds the delays.
+and sends SIGKILL or SIGTERM (what a CI cancel sends). The first run, after a `dbt seed`
+that creates the tables, is not killed: it measures how long the hook's writes take,
+which bounds the delays.
 
 Prints one JSON line: {"hook_seconds": ..., "runs": [{"signal": ..., "delay": ...,
 "exit": ...}, ...]}.

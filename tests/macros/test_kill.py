@@ -10,37 +10,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
 
-from .conftest import REPO, DbtProject, copy_project, drop_pg_schemas, postgres_available
-
 pytestmark = pytest.mark.slow
 
 RUNS = 20
-
-
-@pytest.fixture
-def pg_shop(tmp_path):
-    if not postgres_available():
-        pytest.fail(
-            "PostgreSQL is not reachable at 127.0.0.1:5432: start it with "
-            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`"
-        )
-    schema = f"kill_{uuid.uuid4().hex[:10]}"
-    project = DbtProject(
-        path=copy_project(REPO / "integration_tests", tmp_path / "shop"),
-        target="postgres",
-        env={"DBT_LINEAGE_PG_SCHEMA": schema},
-        schema=schema,
-    )
-    # what `dbt deps` does for a local package, without dbt's start-up time
-    (project.path / "dbt_packages").mkdir()
-    (project.path / "dbt_packages" / "dbt_lineage").symlink_to(REPO)
-    yield project
-    drop_pg_schemas(schema, f"{schema}_lineage")
 
 
 def test_killed_runs_leave_each_invocation_complete_or_absent(pg_shop):
@@ -62,21 +38,19 @@ def test_killed_runs_leave_each_invocation_complete_or_absent(pg_shop):
         pg_shop.query(f"select invocation_id, nodes_total from {schema}.lineage_invocations")
     )
     node_runs = dict(
-        pg_shop.query(
-            f"select invocation_id, count(*) from {schema}.lineage_node_runs group by 1"
-        )
+        pg_shop.query(f"select invocation_id, count(*) from {schema}.lineage_node_runs group by 1")
     )
     inputs = dict(
-        pg_shop.query(
-            f"select invocation_id, count(*) from {schema}.lineage_run_inputs group by 1"
-        )
+        pg_shop.query(f"select invocation_id, count(*) from {schema}.lineage_run_inputs group by 1")
     )
     incomplete = {
         inv: (invocations.get(inv), node_runs.get(inv, 0), inputs.get(inv, 0))
         for inv in set(invocations) | set(node_runs) | set(inputs)
         if invocations.get(inv) is None or invocations[inv] != node_runs.get(inv, 0)
     }
-    assert incomplete == {}, f"incomplete invocations (nodes_total, node rows, inputs): {incomplete}"
+    assert incomplete == {}, (
+        f"incomplete invocations (nodes_total, node rows, inputs): {incomplete}"
+    )
     # every complete `dbt run` has the same inputs as the first, unkilled one
     run_inputs = {n for inv, n in inputs.items() if node_runs.get(inv) == 5}
     assert len(run_inputs) == 1, inputs
