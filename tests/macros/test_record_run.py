@@ -3,6 +3,8 @@ lineage tables as a user would and compare them with dbt's own run_results.json.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -205,3 +207,31 @@ def test_unsupported_adapter_is_an_error_not_a_silent_no_op(duckdb_shop):
     proc = duckdb_shop.dbt("run-operation", "call_default_record_run", check=False)
     assert proc.returncode != 0
     assert "is not supported by dbt_lineage" in proc.stdout
+
+
+def test_purge_history_refuses_anything_but_a_whole_number(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")
+    for days in ("0.9", 0.9, "-1", -1, True):
+        proc = shop.dbt(
+            "run-operation", "dbt_lineage.purge_history", "--args", json.dumps({"days": days}),
+            check=False,
+        )  # fmt: skip
+        assert proc.returncode != 0, days
+        assert "days must be a whole number >= 0 written as an integer" in proc.stdout, days
+    assert len(shop.rows("lineage_invocations")) == 1  # nothing deleted
+
+
+def test_purge_history_zero_days_needs_confirm_and_reports_rows(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")
+    proc = shop.dbt(
+        "run-operation", "dbt_lineage.purge_history", "--args", "{days: 0}", check=False
+    )
+    assert proc.returncode != 0 and "confirm: true" in proc.stdout
+    assert len(shop.rows("lineage_invocations")) == 1
+
+    log = shop.operation_log("dbt_lineage.purge_history", {"days": 0, "confirm": True})
+    (line,) = [m for m in log if "rows removed" in m]
+    assert line.endswith("lineage_run_inputs: 0, lineage_node_runs: 2, lineage_invocations: 1")
+    assert shop.rows("lineage_invocations") == []
