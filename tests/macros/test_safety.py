@@ -214,3 +214,32 @@ def test_postgres_role_without_write_privilege(limited_role, tmp_path):
     assert "dbt_lineage could not record invocation" in failed.stdout
     assert "dbt_lineage_fail_on_error is true" in failed.stdout
     assert "permission denied" in failed.stdout
+
+
+def test_oversized_rows_are_cut_to_the_statement_limit(shop):
+    report = shop.operation_json("check_cutting", {"chars": 300000, "limit": 100000})
+    for dialect, found in report.items():
+        assert found["rows"] == 3, dialect
+        assert max(found["sizes"]) <= 100000, dialect  # as sent, guard included
+        assert found["marked"] >= 1 and found["json_marked"] >= 1, dialect
+
+    # a real write: the big row is cut, marked and logged, the others untouched
+    proc = shop.dbt(
+        "run-operation", "record_fake_run", "--args", '{"n": 3, "big": 300000}',
+        "--vars", "{dbt_lineage_max_statement_bytes: 100000, dbt_lineage_max_message_chars: 1000000}",
+    )  # fmt: skip
+    (cut,) = [line for line in proc.stdout.splitlines() if "model.fake.node_0: cut " in line]
+    assert "message" in cut and "to fit dbt_lineage_max_statement_bytes" in cut, cut
+    inv = next(
+        line.split("recorded invocation ")[1].split()[0]
+        for line in proc.stdout.splitlines()
+        if "recorded invocation" in line
+    )
+    runs = {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv}'")}
+    big = runs["model.fake.node_0"]
+    assert "[cut by dbt_lineage: 300000 characters]" in big["message"]
+    assert big["message"].startswith('it\'s $$ \\ "q" 😀 ü\n')
+    response = big["adapter_response"]
+    response = response if isinstance(response, dict) else json.loads(response)
+    assert response["length"] > 300000 and response["dbt_lineage_cut"].startswith('{"')
+    assert runs["model.fake.node_1"]["message"] == "OK "
