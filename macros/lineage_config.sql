@@ -11,11 +11,14 @@
 {% macro _lineage_config(max_statement_bytes) %}
   {% set targets = var('dbt_lineage_targets', []) %}
   {% if targets is string %}{% set targets = [targets] %}{% endif %}
+  {% set commands = var('dbt_lineage_record_commands', ['build', 'run', 'test', 'seed', 'snapshot', 'retry']) %}
+  {% if commands is string %}{% set commands = [commands] %}{% endif %}
   {{ return({
       'schema': var('dbt_lineage_schema', target.schema ~ '_lineage'),
       'database': var('dbt_lineage_database', target.database),
       'enabled': var('dbt_lineage_enabled', true) in [true, 'true', 'True', 1, '1'],
       'targets': targets,
+      'record_commands': commands | map('string') | map('lower') | list,
       'max_statement_bytes': var('dbt_lineage_max_statement_bytes', max_statement_bytes) | int,
       'max_rows_per_insert': var('dbt_lineage_max_rows_per_insert', 5000) | int,
       'max_message_chars': var('dbt_lineage_max_message_chars', 4000) | int,

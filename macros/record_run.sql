@@ -1,7 +1,9 @@
 {#-
   record_run(results): the on-run-end hook. Records this invocation, one row per node
   run and one row per (node run, upstream) edge in the lineage tables, creating or
-  migrating the tables first. Add to dbt_project.yml:
+  migrating the tables first. Only commands that run nodes are recorded (build, run, test,
+  seed, snapshot, retry; the var dbt_lineage_record_commands chooses). Add to
+  dbt_project.yml:
 
       on-run-end: ["{{ dbt_lineage.record_run(results) }}"]
 
@@ -17,6 +19,13 @@
   {% endif %}
   {% if gate.targets and target.name not in gate.targets %}
     {% do log('dbt_lineage: target ' ~ target.name ~ ' is not in dbt_lineage_targets; nothing recorded', info=true) %}
+    {{ return('') }}
+  {% endif %}
+  {% set args = invocation_args_dict if invocation_args_dict is defined else {} %}
+  {% set command = (args.get('which') or (flags.WHICH if flags.WHICH is defined else '')) | string | lower %}
+  {% if command not in gate.record_commands %}
+    {% do log('dbt_lineage: command ' ~ command ~ ' is not in dbt_lineage_record_commands ('
+        ~ gate.record_commands | join(', ') ~ '); nothing recorded', info=true) %}
     {{ return('') }}
   {% endif %}
   {{ return(adapter.dispatch('record_run', 'dbt_lineage')(results)) }}

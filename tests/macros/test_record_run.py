@@ -235,3 +235,17 @@ def test_purge_history_zero_days_needs_confirm_and_reports_rows(duckdb_shop):
     (line,) = [m for m in log if "rows removed" in m]
     assert line.endswith("lineage_run_inputs: 0, lineage_node_runs: 2, lineage_invocations: 1")
     assert shop.rows("lineage_invocations") == []
+
+
+def test_commands_that_run_no_nodes_record_nothing_unless_chosen(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")  # the project's on-run-start hook needs the schema
+    compiled = shop.dbt("compile")
+    assert "command compile is not in dbt_lineage_record_commands" in compiled.stdout
+    shop.dbt("docs", "generate")
+    assert [r["command"] for r in shop.rows("lineage_invocations")] == ["seed"]
+
+    shop.dbt("compile", "--vars", "{dbt_lineage_record_commands: [compile]}")
+    inv = shop.run_results()["metadata"]["invocation_id"]
+    (row,) = shop.rows("lineage_invocations", "command = 'compile'")
+    assert (row["invocation_id"], row["nodes_total"]) == (inv, 0)
