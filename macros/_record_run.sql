@@ -116,7 +116,13 @@
     {% endif %}
   {% endfor %}
   {% if not any_table.found and not adapter.check_schema_exists(config.database, config.schema) %}
-    {% do steps.insert(0, {'table': '', 'sql': dbt_lineage._create_schema_sql(config.database, config.schema, dialect)}) %}
+    {# as the adapter renders the schema: quoted as the tables are; PostgreSQL, Redshift
+       and Spark take no database in CREATE SCHEMA #}
+    {% set rendered = api.Relation.create(database=config.database, schema=config.schema) %}
+    {% if dialect.name in ('postgres', 'redshift', 'spark', 'databricks') %}
+      {% set rendered = rendered.include(database=false) %}
+    {% endif %}
+    {% do steps.insert(0, {'table': '', 'sql': dbt_lineage._create_schema_sql(config.database, config.schema, dialect, rendered | string)}) %}
   {% endif %}
   {{ return(steps) }}
 {% endmacro %}

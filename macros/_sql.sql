@@ -180,12 +180,24 @@
   {{ return(head ~ body ~ tail) }}
 {% endmacro %}
 
-{% macro _create_schema_sql(database, schema, dialect) %}
-  {% if dialect.name in ('postgres', 'redshift', 'spark', 'databricks') %}
-    {{ return('create schema if not exists ' ~ schema) }}
+{#
+  CREATE SCHEMA for the lineage schema, quoted as the tables are: `rendered` is the schema
+  as the adapter renders a relation (its quoting policy), given by the hook; without it
+  (rendering tests) each dialect's default quoting is used.
+#}
+{% macro _create_schema_sql(database, schema, dialect, rendered=none) %}
+  {% if rendered %}
+    {{ return('create schema if not exists ' ~ rendered) }}
+  {% elif dialect.name in ('postgres', 'redshift') %}
+    {{ return('create schema if not exists "' ~ schema ~ '"') }}
+  {% elif dialect.name in ('spark', 'databricks') %}
+    {{ return('create schema if not exists `' ~ schema ~ '`') }}
   {% elif dialect.name == 'bigquery' %}
     {{ return('create schema if not exists `' ~ database ~ '`.`' ~ schema ~ '`') }}
+  {% elif dialect.name == 'duckdb' %}
+    {{ return('create schema if not exists "' ~ database ~ '"."' ~ schema ~ '"') }}
   {% else %}
+    {# Snowflake: dbt-snowflake quotes nothing by default #}
     {{ return('create schema if not exists ' ~ database ~ '.' ~ schema) }}
   {% endif %}
 {% endmacro %}

@@ -249,3 +249,60 @@ def test_commands_that_run_no_nodes_record_nothing_unless_chosen(duckdb_shop):
     inv = shop.run_results()["metadata"]["invocation_id"]
     (row,) = shop.rows("lineage_invocations", "command = 'compile'")
     assert (row["invocation_id"], row["nodes_total"]) == (inv, 0)
+
+
+def _write(shop, *statements: str) -> None:
+    if shop.warehouse == "duckdb":
+        import duckdb
+
+        con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
+        for sql in statements:
+            con.execute(sql)
+        con.close()
+        return
+    import psycopg2
+
+    from .conftest import PG_DSN
+
+    con = psycopg2.connect(PG_DSN)
+    con.autocommit = True
+    with con.cursor() as cur:
+        for sql in statements:
+            cur.execute(sql)
+    con.close()
+
+
+def test_provenance_matches_names_exactly_and_puts_unfinished_runs_last(shop):
+    shop.dbt("seed")
+    shop.dbt("run", "--select", "stg_orders")
+    real = shop.run_results()["metadata"]["invocation_id"]
+    schema = shop.lineage_schema
+    copy_run = (
+        f"insert into {schema}.lineage_node_runs (invocation_id, unique_id, relation_name,"
+        " status, execute_completed_at) select '{inv}', {uid}, {relation}, 'success', {done}"
+        f" from {schema}.lineage_node_runs where invocation_id = '{real}'"
+    )
+    copy_invocation = (
+        f"insert into {schema}.lineage_invocations (invocation_id, started_at, nodes_total,"
+        f" recorded_complete) select '{{inv}}', started_at, 1, true"
+        f" from {schema}.lineage_invocations where invocation_id = '{real}'"
+    )
+    _write(
+        shop,
+        # another node whose name differs only where LIKE's _ matches any character, newer
+        copy_run.format(
+            inv="lookalike", uid="'model.x.stgXorders'",
+            relation=f"'\"db\".\"{shop.schema}\".\"stgXorders\"'",
+            done="execute_completed_at + interval '1 day'",
+        ),
+        copy_invocation.format(inv="lookalike"),
+        # a run of the node itself that never recorded its completion time
+        copy_run.format(inv="no-time", uid="unique_id", relation="relation_name", done="null"),
+        copy_invocation.format(inv="no-time"),
+    )  # fmt: skip
+    for name in (f"model.{P}.stg_orders", f"{shop.schema}.stg_orders"):
+        log = shop.operation_log(
+            "dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": name}
+        )
+        rows = shop.query(next(m for m in log if m.lstrip().startswith("with recursive")))
+        assert {(r[1], r[3]) for r in rows if r[0] == 0} == {(f"model.{P}.stg_orders", real)}, name

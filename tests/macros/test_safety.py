@@ -142,7 +142,7 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     assert pg["escaped"] == "'" + TRICKY.replace("'", "''") + "'"
     # the DO block's dollar tag never occurs in the data it wraps
     assert pg["guarded_insert"].startswith("do $dbt_lineage_0$\n")
-    assert pg["create_schema"] == "create schema if not exists dbt_lineage"
+    assert pg["create_schema"] == 'create schema if not exists "dbt_lineage"'
 
     # Spark's parquet tables cannot DELETE: purge rewrites them through a copy (ADR 0003)
     sp = sql.pop("spark")
@@ -243,3 +243,19 @@ def test_oversized_rows_are_cut_to_the_statement_limit(shop):
     response = response if isinstance(response, dict) else json.loads(response)
     assert response["length"] > 300000 and response["dbt_lineage_cut"].startswith('{"')
     assert runs["model.fake.node_1"]["message"] == "OK "
+
+
+def test_mixed_case_schema_on_postgres(pg_shop):
+    """The lineage schema is created quoted, as the tables are: no case folding between."""
+    shop = pg_shop
+    schema = f"Lineage_{shop.schema}"
+    try:
+        proc = shop.dbt("seed", "--vars", json.dumps({"dbt_lineage_schema": schema}))
+        assert "could not record" not in proc.stdout, proc.stdout
+        tables = shop.query(
+            "select table_name from information_schema.tables"
+            f" where table_schema = '{schema}' order by 1"
+        )
+        assert tables == [("lineage_invocations",), ("lineage_node_runs",), ("lineage_run_inputs",)]
+    finally:
+        drop_pg_schemas(schema)
