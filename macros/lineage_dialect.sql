@@ -33,8 +33,10 @@
   {{ return(adapter.dispatch('lineage_dialect', 'dbt_lineage')()) }}
 {% endmacro %}
 
+{# Only the adapters below have SQL facts; any other fails with the one message. #}
 {% macro default__lineage_dialect() %}
-  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: the package writes to duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the hook for this target or restrict it with the var dbt_lineage_targets.") }}
+  {% do dbt_lineage._assert_supported(adapter.type()) %}
+  {{ exceptions.raise_compiler_error("dbt_lineage: no lineage_dialect for " ~ adapter.type()) }}
 {% endmacro %}
 
 {% macro _cast_templates(types, json_template) %}

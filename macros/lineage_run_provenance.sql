@@ -18,23 +18,12 @@
 {% endmacro %}
 
 {% macro default__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
-  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: lineage_run_provenance is written for duckdb, postgres, snowflake, bigquery, databricks, spark and redshift.") }}
-{% endmacro %}
-
-{% macro _provenance_for_current_adapter(relation_or_unique_id, invocation_id) %}
   {% set relations = dbt_lineage._lineage_relations(dbt_lineage.lineage_config()) %}
   {% set marked = 'recorded_complete' in (adapter.get_columns_in_relation(relations.lineage_invocations)
                                           | map(attribute='name') | map('lower') | list) %}
   {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations, marked)) }}
 {% endmacro %}
 
-{% macro duckdb__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro postgres__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro redshift__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro snowflake__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro bigquery__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro spark__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro databricks__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
 
 {#
   The query itself. `relations` maps the three table names to rendered relations.

@@ -32,16 +32,11 @@
 {% endmacro %}
 
 {% macro default__record_run(results) %}
-  {{ exceptions.raise_compiler_error(
-      "adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: record_run writes to "
-      ~ "duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the "
-      ~ "hook, or restrict it to supported targets with the var dbt_lineage_targets.") }}
+  {% do dbt_lineage._assert_supported(adapter.type()) %}
+  {{ return(dbt_lineage._record_run(results)) }}
 {% endmacro %}
 
-{% macro duckdb__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro postgres__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro redshift__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro snowflake__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro bigquery__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{# Spark's tables cannot delete rows: the append-only path (_spark.sql). #}
 {% macro spark__record_run(results) %}{{ return(dbt_lineage._spark_record_run(results)) }}{% endmacro %}
-{% macro databricks__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{# dbt-databricks descends from dbt-spark; Delta tables take the common path. #}
+{% macro databricks__record_run(results) %}{{ return(dbt_lineage.default__record_run(results)) }}{% endmacro %}

@@ -56,7 +56,8 @@
   {% set report = {} %}
   {% for name in ['duckdb', 'postgres', 'snowflake', 'bigquery', 'databricks', 'redshift'] %}
     {% set dialect = dbt_lineage[name ~ '__lineage_dialect']() %}
-    {% set limit = dbt_lineage[name ~ '__lineage_config']().max_statement_bytes %}
+    {% set limit = (dbt_lineage.bigquery__lineage_config() if name == 'bigquery'
+                    else dbt_lineage.default__lineage_config()).max_statement_bytes %}
     {% set statements = dbt_lineage._insert_statements('lineage.lineage_node_runs',
         dbt_lineage._node_runs_columns(), node_rows, dialect, limit, config.max_rows_per_insert) %}
     {% set sizes = [] %}
@@ -137,7 +138,7 @@
   {% do dbt_lineage_integration_tests._emit(report) %}
 {% endmacro %}
 
-{# What a user of an adapter without an implementation gets: the default__ branch. #}
+{# What a user of an adapter without SQL in the package gets (sqlserver here). #}
 {% macro call_default_record_run() %}
-  {% do dbt_lineage.default__record_run([]) %}
+  {% do dbt_lineage._assert_supported('sqlserver') %}
 {% endmacro %}

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from .conftest import REPO
+
 pytestmark = pytest.mark.slow
 
 P = "dbt_lineage_integration_tests"
@@ -206,7 +208,29 @@ def test_tables_gain_missing_columns_and_ci_context(duckdb_shop):
 def test_unsupported_adapter_is_an_error_not_a_silent_no_op(duckdb_shop):
     proc = duckdb_shop.dbt("run-operation", "call_default_record_run", check=False)
     assert proc.returncode != 0
-    assert "is not supported by dbt_lineage" in proc.stdout
+    assert (
+        "adapter sqlserver is not supported by dbt_lineage: supported adapters are duckdb,"
+        " postgres, snowflake, bigquery, databricks, spark, redshift." in proc.stdout
+    )
+
+
+def test_one_list_of_adapters_and_dispatch_only_where_sql_differs():
+    """The supported adapters are listed once; adapter__ macros exist only where an
+    adapter's SQL or settings differ (the dialect facts), not as one-line shims."""
+    sources = {p.name: p.read_text() for p in (REPO / "macros").glob("*.sql")}
+    lists = [name for name, text in sources.items() if "'duckdb', 'postgres'" in text]
+    assert lists == ["lineage_config.sql"]
+    assert not any("duckdb, postgres, snowflake" in text for text in sources.values())
+    shims = [
+        (name, line)
+        for name, text in sources.items()
+        for line in text.splitlines()
+        if line.startswith("{% macro ")
+        and "__" in line.split("(")[0]
+        and not line.split()[2].startswith(("default__", "_"))
+        and "lineage_dialect" not in line
+    ]
+    assert len(shims) <= 5, shims
 
 
 def test_purge_history_refuses_anything_but_a_whole_number(duckdb_shop):
