@@ -109,7 +109,8 @@
 {% macro render_dialect_sql(text='') %}
   {% set results = dbt_lineage_integration_tests.fake_results(2, text) %}
   {% set config = dbt_lineage.lineage_config() %}
-  {% set rows = dbt_lineage._collect_rows(results, config).node_runs %}
+  {% set rows = dbt_lineage._clean_rows(dbt_lineage._collect_rows(results, config).node_runs,
+                                        dbt_lineage._node_runs_columns()) %}
   {% set names = {
     'snowflake': 'analytics.dbt_lineage', 'bigquery': '`proj`.`dbt_lineage`',
     'databricks': 'dbt_lineage', 'spark': 'dbt_lineage', 'redshift': '"dev"."dbt_lineage"',

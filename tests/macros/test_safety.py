@@ -259,3 +259,63 @@ def test_mixed_case_schema_on_postgres(pg_shop):
         assert tables == [("lineage_invocations",), ("lineage_node_runs",), ("lineage_run_inputs",)]
     finally:
         drop_pg_schemas(schema)
+
+
+# sqlglot's name for each adapter's SQL
+SQLGLOT_DIALECTS = {
+    "snowflake": "snowflake", "bigquery": "bigquery", "databricks": "databricks",
+    "spark": "spark", "redshift": "redshift", "postgres": "postgres", "duckdb": "duckdb",
+}  # fmt: skip
+HOSTILE = TRICKY + " $tag$x$tag$ \x00nul"
+
+
+def _string_literals(tree) -> list[str]:
+    from sqlglot import exp
+
+    return [lit.this for lit in tree.find_all(exp.Literal) if lit.is_string]
+
+
+def test_rendered_sql_parses_in_each_dialect_and_literals_round_trip(duckdb_shop):
+    """Every statement the hook renders parses with sqlglot in its adapter's dialect (not
+    as an opaque command), and sqlglot's reading of each string literal gives back the
+    hostile text: quotes, $$, $tag$, emoji, backslashes, newlines; NUL stripped."""
+    import sqlglot
+    from sqlglot import exp
+
+    rendered = duckdb_shop.operation_json("render_dialect_sql", {"text": HOSTILE})
+    clean = HOSTILE.replace("\x00", "")
+    for name, sql in rendered.items():
+        dialect = SQLGLOT_DIALECTS[name]
+        statements = [
+            sql[key]
+            for key in (
+                "create_schema",
+                "create_table",
+                "add_column",
+                "insert",
+                "delete",
+                "resolve",
+                "provenance",
+            )
+        ]
+        for statement in statements + sql["purge"]:
+            tree = sqlglot.parse_one(statement, read=dialect)
+            assert not isinstance(tree, exp.Command), (name, statement[:200])
+
+        (literal,) = _string_literals(sqlglot.parse_one("select " + sql["escaped"], read=dialect))
+        assert literal == HOSTILE, name
+
+        inserts = [sql["insert"]]
+        if name == "snowflake":  # the guard re-quotes the insert inside a scripting block
+            guarded = "select " + sql["guarded_insert"].removeprefix("execute immediate ")
+            (block,) = _string_literals(sqlglot.parse_one(guarded, read=dialect))
+            inserts.append(block.split("begin\n  ", 1)[1].split(";\n  return", 1)[0])
+        for insert in inserts:
+            texts = _string_literals(sqlglot.parse_one(insert, read=dialect))
+            if name == "redshift":  # values style: one literal per value
+                assert f"{clean}node_1" in texts and f"OK {clean}" in texts, name
+                continue
+            (batch,) = [text for text in texts if text.startswith("[{")]
+            rows = {row["unique_id"]: row for row in json.loads(batch)}
+            assert rows[f"model.fake.{clean}node_1"]["message"] == f"OK {clean}", name
+            assert rows[f"model.fake.{clean}node_1"]["node_name"] == f"{clean}node_1", name
