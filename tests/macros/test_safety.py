@@ -226,7 +226,8 @@ def test_oversized_rows_are_cut_to_the_statement_limit(shop):
     # a real write: the big row is cut, marked and logged, the others untouched
     proc = shop.dbt(
         "run-operation", "record_fake_run", "--args", '{"n": 3, "big": 300000}',
-        "--vars", "{dbt_lineage_max_statement_bytes: 100000, dbt_lineage_max_message_chars: 1000000}",
+        "--vars",
+        "{dbt_lineage_max_statement_bytes: 100000, dbt_lineage_max_message_chars: 1000000}",
     )  # fmt: skip
     (cut,) = [line for line in proc.stdout.splitlines() if "model.fake.node_0: cut " in line]
     assert "message" in cut and "to fit dbt_lineage_max_statement_bytes" in cut, cut
