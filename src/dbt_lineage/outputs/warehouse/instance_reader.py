@@ -94,8 +94,7 @@ class InstanceReader:
             rows = self._select(
                 "lineage_invocations",
                 _INVOCATION_COLUMNS,
-                f"invocation_id in ({self._list(chunk)})"
-                f" and {self._complete_row}",
+                f"invocation_id in ({self._list(chunk)}) and {self._complete_row}",
             )
             found.extend(InvocationRow(**row) for row in rows)
         return found
