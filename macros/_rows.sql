@@ -63,6 +63,7 @@
     'nodes_success': counts.success, 'nodes_warn': counts.warn, 'nodes_error': counts.error,
     'nodes_fail': counts.fail, 'nodes_skipped': counts.skipped,
     'recorded_at': dbt_lineage._timestamp_text(modules.datetime.datetime.utcnow()),
+    'recorded_complete': true,
   } %}
   {% do row.update(dbt_lineage._git_context()) %}
   {{ return(row) }}
@@ -128,3 +129,30 @@
   {{ return(dbt_lineage._collect_rows([result], config).node_runs[0]) }}
 {% endmacro %}
 
+
+{#
+  Rows without the characters warehouses reject in text: NUL (PostgreSQL text and jsonb
+  refuse it, also as the JSON escape \u0000) is removed, and a lone UTF-16 surrogate (not
+  valid UTF-8) becomes U+FFFD, in every string value and inside the JSON text of the json
+  columns. A row is checked through its JSON text first (one search), so a clean row
+  costs no per-value work.
+#}
+{% macro _clean_rows(rows, columns) %}
+  {% set re = modules.re %}
+  {% set json_keys = columns | selectattr(1, 'equalto', 'json') | map(attribute=0) | list %}
+  {% set surrogate = re.compile('[\ud800-\udfff]') %}
+  {# \u0000 as a JSON escape: preceded by an even number of backslashes #}
+  {% set nul_escape = re.compile('(?<!\\\\)((?:\\\\\\\\)*)\\\\u0000') %}
+  {% for row in rows %}
+    {% set text = tojson(row) %}
+    {# tojson escapes non-ASCII: a NUL shows as \u0000, a surrogate (or an emoji) as \udxxx #}
+    {% if '\\u0000' in text or '\\ud' in text %}
+      {% for key, value in row.items() if value is string %}
+        {% set cleaned = surrogate.sub('\ufffd', value.replace('\x00', '')) %}
+        {% set cleaned = nul_escape.sub('\\1', cleaned) if key in json_keys else cleaned %}
+        {% if cleaned != value %}{% do row.update({key: cleaned}) %}{% endif %}
+      {% endfor %}
+    {% endif %}
+  {% endfor %}
+  {{ return(rows) }}
+{% endmacro %}

@@ -1,7 +1,8 @@
 {#-
   Private: run the hook's statements so that a failure comes back as a message instead of
   aborting the user's run, where the warehouse lets SQL catch its own errors
-  (docs/decisions/0002-hook-failure-handling.md). Each step is {'table': ..., 'sql': ...}.
+  (docs/decisions/0002-hook-failure-handling.md). Each step is {'table': ..., 'sql': ...},
+  with 'raw': true for a statement sent as is (the transaction's begin).
   Returns none on success, or {'table': ..., 'cause': ...} for the first step that failed;
   the steps after it are not run.
 -#}
@@ -13,7 +14,10 @@
     {% endif %}
   {% endif %}
   {% for step in steps %}
-    {% set error = dbt_lineage._run_guarded(step.sql, dialect) %}
+    {% if step.raw %}
+      {% do dbt_lineage._execute(step.sql) %}
+    {% endif %}
+    {% set error = none if step.raw else dbt_lineage._run_guarded(step.sql, dialect) %}
     {% if error %}
       {{ return({'table': step.table, 'cause': error}) }}
     {% endif %}

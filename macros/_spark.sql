@@ -22,6 +22,9 @@
   {# dbt-spark has no database above the schema: target.database is undefined #}
   {% do invocation.update({'target_database': target.database if target.database is defined else none}) %}
   {% set collected = dbt_lineage._collect_rows(node_results, config) %}
+  {% do dbt_lineage._clean_rows([invocation], dbt_lineage._invocations_columns()) %}
+  {% do dbt_lineage._clean_rows(collected.node_runs, dbt_lineage._node_runs_columns()) %}
+  {% do dbt_lineage._clean_rows(collected.run_inputs, dbt_lineage._run_inputs_columns()) %}
   {% set relations = dbt_lineage._lineage_relations(config) %}
 
   {% if dbt_lineage._spark_recorded(relations.lineage_invocations, dialect) %}
@@ -81,7 +84,7 @@
   {% set names = columns | map(attribute=0) | join(', ') %}
   {% set insert = 'insert into ' ~ relations.lineage_run_inputs ~ ' (' ~ names ~ ')\n' %}
   {% set builds = dbt_lineage._latest_builds_sql('edge', relations.lineage_node_runs, invocation_id,
-                                                  invocation_started_at, dialect) %}
+                                                  invocation_started_at, dialect, relations.lineage_invocations) %}
   {% set resolve = ')\n' ~ insert ~ 'select edge.invocation_id, edge.unique_id, edge.input_unique_id, '
       ~ 'edge.input_relation_name, latest.build_invocation_id\nfrom edge\nleft join (' ~ builds ~ ') as latest\n'
       ~ '  on latest.unique_id = edge.unique_id and latest.input_unique_id = edge.input_unique_id'

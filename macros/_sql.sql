@@ -59,7 +59,8 @@
 {#
   The INSERT statements writing `rows` (dicts) into `relation`, each at most `max_bytes`
   long (UTF-8, as sent: the guard around it included) and holding at most `max_rows` rows.
-  A row too long for the limit on its own (it cannot be split) gets a statement of its own.
+  A row too long for the limit on its own has its long values cut to fit (_cut_row), so no
+  statement is ever over the limit.
 
   json style: each row is serialised by tojson (Python, ASCII-only) and the batch goes in as
   one string literal, escaped once. The size of a row in the statement is its JSON length
@@ -97,10 +98,18 @@
   {% set fixed = fixed + 256 + ((head ~ tail).count("'") * quote_growth) %}
   {% set statements = [] %}
   {% set batch = {'rows': [], 'bytes': fixed} %}
-  {% for text in encoded %}
+  {% set growth = {'json': dialect.insert_style == 'json', 'requoted': requoted,
+                    'quote': quote_growth, 'backslash': backslash_growth} %}
+  {% for encoded_text in encoded %}
+    {% set text = encoded_text %}
     {% set size = (text.encode('utf-8') | length) + 2 %}
     {% if dialect.insert_style == 'json' or requoted %}
       {% set size = size + text.count("'") * quote_growth + text.count("\\") * backslash_growth %}
+    {% endif %}
+    {% if fixed + size > max_bytes %}
+      {% set fitted = dbt_lineage._cut_row(rows[loop.index0], columns, dialect, max_bytes - fixed, growth) %}
+      {% set text = fitted.text %}
+      {% set size = fitted.size %}
     {% endif %}
     {% if batch.rows and (batch.bytes + size > max_bytes or batch.rows | length >= max_rows) %}
       {% do statements.append(dbt_lineage._insert_sql(head, tail, batch.rows, separator, dialect)) %}
@@ -115,6 +124,53 @@
   {{ return(statements) }}
 {% endmacro %}
 
+{#
+  A row whose statement would exceed the size limit, with its long values cut until it
+  fits in `budget` bytes: message and selected keep their start and end with
+  " [cut by dbt_lineage: N characters]", and a JSON value (args, adapter_response) becomes
+  {"dbt_lineage_cut": "<the start of its JSON text>", "length": N}. Logged. Returns
+  {'text': the row as encoded in the statement, 'size': its bytes there}.
+#}
+{% macro _cut_row(row, columns, dialect, budget, growth) %}
+  {% set kinds = {} %}
+  {% for col in columns %}{% do kinds.update({col[0]: col[1]}) %}{% endfor %}
+  {% set cuttable = [] %}
+  {% for name in ['message', 'args', 'adapter_response', 'selected'] if row.get(name) is string %}
+    {% do cuttable.append(name) %}
+  {% endfor %}
+  {% set keep = {} %}
+  {% for name in cuttable %}{% do keep.update({name: row[name] | length}) %}{% endfor %}
+  {% set cut = {} %}
+  {% do cut.update(row) %}
+  {% set changed = [] %}
+  {% for attempt in range(40) %}
+    {% set text = tojson(cut) if growth.json else dbt_lineage._rows_sql([cut], columns, dialect)[0] %}
+    {% set size = (text.encode('utf-8') | length) + 2 %}
+    {% if growth.json or growth.requoted %}
+      {% set size = size + text.count("'") * growth.quote + text.count("\\") * growth.backslash %}
+    {% endif %}
+    {% set open = [] %}
+    {% for name in cuttable if keep[name] > 0 %}{% do open.append([keep[name], name]) %}{% endfor %}
+    {% if size <= budget or not open %}
+      {% do log('dbt_lineage: ' ~ (row.get('unique_id') or 'invocation ' ~ row.get('invocation_id'))
+          ~ ': cut ' ~ (changed | unique | join(', ')) ~ ' to fit dbt_lineage_max_statement_bytes ('
+          ~ size ~ ' bytes of ' ~ budget ~ ' available)', info=true) %}
+      {{ return({'text': text, 'size': size}) }}
+    {% endif %}
+    {% set name = (open | sort | last)[1] %}
+    {% set original = row[name] %}
+    {% do keep.update({name: ((keep[name] * 0.9 * budget / size) | int) if keep[name] > 64 else 0}) %}
+    {% do changed.append(name) %}
+    {% set n = keep[name] %}
+    {% if kinds[name] == 'json' %}
+      {% do cut.update({name: tojson({'dbt_lineage_cut': original[:n], 'length': original | length})}) %}
+    {% else %}
+      {% do cut.update({name: original[:n // 2] ~ ' [cut by dbt_lineage: ' ~ original | length ~ ' characters] '
+                               ~ (original[(original | length) - (n - n // 2):] if n else '')}) %}
+    {% endif %}
+  {% endfor %}
+{% endmacro %}
+
 {# One statement: json style escapes the batch's JSON text once, as one string literal. #}
 {% macro _insert_sql(head, tail, rows, separator, dialect) %}
   {% set body = rows | join(separator) %}
@@ -124,12 +180,24 @@
   {{ return(head ~ body ~ tail) }}
 {% endmacro %}
 
-{% macro _create_schema_sql(database, schema, dialect) %}
-  {% if dialect.name in ('postgres', 'redshift', 'spark', 'databricks') %}
-    {{ return('create schema if not exists ' ~ schema) }}
+{#
+  CREATE SCHEMA for the lineage schema, quoted as the tables are: `rendered` is the schema
+  as the adapter renders a relation (its quoting policy), given by the hook; without it
+  (rendering tests) each dialect's default quoting is used.
+#}
+{% macro _create_schema_sql(database, schema, dialect, rendered=none) %}
+  {% if rendered %}
+    {{ return('create schema if not exists ' ~ rendered) }}
+  {% elif dialect.name in ('postgres', 'redshift') %}
+    {{ return('create schema if not exists "' ~ schema ~ '"') }}
+  {% elif dialect.name in ('spark', 'databricks') %}
+    {{ return('create schema if not exists `' ~ schema ~ '`') }}
   {% elif dialect.name == 'bigquery' %}
     {{ return('create schema if not exists `' ~ database ~ '`.`' ~ schema ~ '`') }}
+  {% elif dialect.name == 'duckdb' %}
+    {{ return('create schema if not exists "' ~ database ~ '"."' ~ schema ~ '"') }}
   {% else %}
+    {# Snowflake: dbt-snowflake quotes nothing by default #}
     {{ return('create schema if not exists ' ~ database ~ '.' ~ schema) }}
   {% endif %}
 {% endmacro %}
@@ -161,9 +229,9 @@
   completed before the consuming node run started. A consumer that never started (skipped)
   is placed at the invocation's start. Sources and never-recorded inputs stay null.
 #}
-{% macro _resolve_inputs_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+{% macro _resolve_inputs_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation=none) %}
   {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
-  {% set builds = dbt_lineage._latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+  {% set builds = dbt_lineage._latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation) %}
   {% if dialect.update_style == 'merge' %}
     {{ return('merge into ' ~ inputs_relation ~ ' as target\nusing (' ~ builds ~ ') as latest\n'
       ~ 'on target.invocation_id = ' ~ inv ~ ' and target.unique_id = latest.unique_id'
@@ -180,9 +248,11 @@
 {#
   For each edge of one invocation (rows of `inputs_relation`, a table or a CTE), every
   successful run of its input that completed before the consuming node run started, ranked:
-  recency = 1 is the run that built what the consumer read.
+  recency = 1 is the run that built what the consumer read. Given `invocations_relation`,
+  only runs of this invocation or of completely recorded ones count (recorded_complete:
+  null in rows written before the column existed).
 #}
-{% macro _latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect) %}
+{% macro _latest_builds_sql(inputs_relation, node_runs_relation, invocation_id, invocation_started_at, dialect, invocations_relation=none) %}
   {% set inv = dbt_lineage._quote(invocation_id, dialect) %}
   {% set fallback = dbt_lineage._literal(invocation_started_at, 'timestamp', dialect) %}
   {% set builds %}
@@ -198,7 +268,15 @@
       on build.unique_id = edge.input_unique_id
      and build.status = 'success'
      and build.execute_completed_at <= coalesce(consumer.execute_started_at, consumer.compile_started_at, {{ fallback }})
+    {%- if invocations_relation %}
+    left join {{ invocations_relation }} as build_invocation
+      on build_invocation.invocation_id = build.invocation_id
+    {%- endif %}
     where edge.invocation_id = {{ inv }}
+    {%- if invocations_relation %}
+      and (build.invocation_id = {{ inv }} or (build_invocation.invocation_id is not null
+           and (build_invocation.recorded_complete is null or build_invocation.recorded_complete)))
+    {%- endif %}
   {% endset %}
   {{ return(builds) }}
 {% endmacro %}

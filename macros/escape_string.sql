@@ -14,7 +14,7 @@
 {% endmacro %}
 
 {% macro default__escape_string(value) %}
-  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: no string escaping is defined for it.") }}
+  {{ return(dbt_lineage._escape(value, dbt_lineage.lineage_dialect().escapes)) }}
 {% endmacro %}
 
 {# [old, new] replacements, applied in order, for one adapter. #}
@@ -38,11 +38,3 @@
   {% endfor %}
   {{ return(text.value) }}
 {% endmacro %}
-
-{% macro duckdb__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('duckdb'))) }}{% endmacro %}
-{% macro postgres__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('postgres'))) }}{% endmacro %}
-{% macro redshift__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('redshift'))) }}{% endmacro %}
-{% macro snowflake__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('snowflake'))) }}{% endmacro %}
-{% macro bigquery__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('bigquery'))) }}{% endmacro %}
-{% macro spark__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('spark'))) }}{% endmacro %}
-{% macro databricks__escape_string(value) %}{{ return(dbt_lineage._escape(value, dbt_lineage._escape_rules('databricks'))) }}{% endmacro %}

@@ -19,6 +19,9 @@
     guard         how a write is run so that its failure can be reported, not raised
                   (docs/decisions/0002-hook-failure-handling.md)
     transaction   whether the writes share one transaction (begin ... commit)
+    begin         the statement that opens it, sent by the hook itself after the DDL and
+                  ended by its own commit ('' on DuckDB, where dbt's connection already
+                  holds a transaction that adapter.commit() ends, and where there is none)
     row_delete    (optional, default true) false where the tables cannot DELETE rows
                   (Spark's parquet tables): the hook appends (_spark.sql) and
                   purge_history rewrites the tables instead
@@ -30,8 +33,10 @@
   {{ return(adapter.dispatch('lineage_dialect', 'dbt_lineage')()) }}
 {% endmacro %}
 
+{# Only the adapters below have SQL facts; any other fails with the one message. #}
 {% macro default__lineage_dialect() %}
-  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: the package writes to duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the hook for this target or restrict it with the var dbt_lineage_targets.") }}
+  {% do dbt_lineage._assert_supported(adapter.type()) %}
+  {{ exceptions.raise_compiler_error("dbt_lineage: no lineage_dialect for " ~ adapter.type()) }}
 {% endmacro %}
 
 {% macro _cast_templates(types, json_template) %}
@@ -54,7 +59,7 @@
   {{ return({'name': 'duckdb', 'types': types, 'escapes': dbt_lineage._escape_rules('duckdb'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as json)'),
              'insert_style': 'json', 'json_from': '(select unnest(cast({} as json[])) as r)', 'json_get': "(r ->> '{key}')", 'update_style': 'update_from',
-             'guard': 'duckdb_readonly_check', 'transaction': true}) }}
+             'guard': 'duckdb_readonly_check', 'transaction': true, 'begin': ''}) }}
 {% endmacro %}
 
 {% macro postgres__lineage_dialect() %}
@@ -63,7 +68,7 @@
   {{ return({'name': 'postgres', 'types': types, 'escapes': dbt_lineage._escape_rules('postgres'),
              'cast': dbt_lineage._cast_templates(types, 'cast({} as jsonb)'),
              'insert_style': 'json', 'json_from': 'jsonb_array_elements(cast({} as jsonb)) as r', 'json_get': "(r ->> '{key}')", 'update_style': 'update_from',
-             'guard': 'plpgsql_do', 'transaction': true}) }}
+             'guard': 'plpgsql_do', 'transaction': true, 'begin': 'begin'}) }}
 {% endmacro %}
 
 {% macro redshift__lineage_dialect() %}
@@ -73,7 +78,7 @@
   {{ return({'name': 'redshift', 'types': types, 'escapes': dbt_lineage._escape_rules('redshift'),
              'cast': dbt_lineage._cast_templates(types, 'json_parse({})'),
              'insert_style': 'values', 'update_style': 'update_from',
-             'guard': 'none', 'transaction': true}) }}
+             'guard': 'none', 'transaction': true, 'begin': 'begin'}) }}
 {% endmacro %}
 
 {% macro snowflake__lineage_dialect() %}
@@ -82,7 +87,7 @@
   {{ return({'name': 'snowflake', 'types': types, 'escapes': dbt_lineage._escape_rules('snowflake'),
              'cast': dbt_lineage._cast_templates(types, 'parse_json({})'),
              'insert_style': 'json', 'json_from': 'table(flatten(input => parse_json({}))) as r', 'json_get': 'strip_null_value(r.value:"{key}")::varchar', 'update_style': 'update_from',
-             'guard': 'snowflake_block', 'transaction': true}) }}
+             'guard': 'snowflake_block', 'transaction': true, 'begin': 'begin'}) }}
 {% endmacro %}
 
 {% macro bigquery__lineage_dialect() %}
@@ -91,7 +96,7 @@
   {{ return({'name': 'bigquery', 'types': types, 'escapes': dbt_lineage._escape_rules('bigquery'),
              'cast': dbt_lineage._cast_templates(types, 'safe.parse_json({})'),
              'insert_style': 'json', 'json_from': "unnest(json_query_array(parse_json({}, wide_number_mode => 'round'))) as r", 'json_get': "json_value(r, '$.{key}')", 'update_style': 'update_from',
-             'guard': 'bigquery_script', 'transaction': false}) }}
+             'guard': 'bigquery_script', 'transaction': false, 'begin': ''}) }}
 {% endmacro %}
 
 {% macro spark__lineage_dialect() %}
@@ -100,7 +105,7 @@
   {{ return({'name': 'spark', 'types': types, 'escapes': dbt_lineage._escape_rules('spark'),
              'cast': dbt_lineage._cast_templates(types, '{}'),
              'insert_style': 'json', 'json_from': "(select explode(from_json({}, 'array<map<string,string>>')) as r) as lineage_rows", 'json_get': "r['{key}']", 'update_style': 'merge',
-             'guard': 'none', 'transaction': false, 'row_delete': false, 'table_options': ' using parquet'}) }}
+             'guard': 'none', 'transaction': false, 'begin': '', 'row_delete': false, 'table_options': ' using parquet'}) }}
 {% endmacro %}
 
 {% macro databricks__lineage_dialect() %}

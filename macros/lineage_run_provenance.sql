@@ -18,31 +18,26 @@
 {% endmacro %}
 
 {% macro default__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
-  {{ exceptions.raise_compiler_error("adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: lineage_run_provenance is written for duckdb, postgres, snowflake, bigquery, databricks, spark and redshift.") }}
-{% endmacro %}
-
-{% macro _provenance_for_current_adapter(relation_or_unique_id, invocation_id) %}
   {% set relations = dbt_lineage._lineage_relations(dbt_lineage.lineage_config()) %}
-  {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations)) }}
+  {% set marked = 'recorded_complete' in (adapter.get_columns_in_relation(relations.lineage_invocations)
+                                          | map(attribute='name') | map('lower') | list) %}
+  {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations, marked)) }}
 {% endmacro %}
 
-{% macro duckdb__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro postgres__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro redshift__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro snowflake__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro bigquery__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro spark__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
-{% macro databricks__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}{{ return(dbt_lineage._provenance_for_current_adapter(relation_or_unique_id, invocation_id)) }}{% endmacro %}
 
 {#
   The query itself. `relations` maps the three table names to rendered relations.
   BigQuery takes no column list on a recursive CTE; the others are given one (Redshift
-  requires it).
+  requires it). A relation name matches the end of the full name by equality on right()
+  (no LIKE, whose _ and % would match other names). The start is the latest run, NULL
+  completion times last and the invocation id breaking ties, as `dbt-lineage trace` picks
+  it; `marked` (lineage_invocations has recorded_complete) skips invocations whose hook
+  was interrupted.
 #}
-{% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations) %}
+{% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations, marked=true) %}
   {% set name = relation_or_unique_id | string | lower | replace('"', '') | replace('`', '') %}
   {% set wanted = dbt_lineage._quote(name, dialect) %}
-  {% set wanted_suffix = dbt_lineage._quote('%.' ~ name, dialect) %}
+  {% set wanted_suffix = dbt_lineage._quote('.' ~ name, dialect) %}
   {% set columns = '' if dialect.name == 'bigquery' else ' (depth, unique_id, invocation_id)' %}
   {% set sql %}
 with recursive start_run as (
@@ -50,13 +45,15 @@ with recursive start_run as (
     from {{ relations.lineage_node_runs }}
     where (lower(unique_id) = {{ wanted }}
            or lower(replace(replace(relation_name, '"', ''), '`', '')) = {{ wanted }}
-           or lower(replace(replace(relation_name, '"', ''), '`', '')) like {{ wanted_suffix }})
+           or right(lower(replace(replace(relation_name, '"', ''), '`', '')), {{ ('.' ~ name) | length }}) = {{ wanted_suffix }})
       {% if invocation_id -%}
       and invocation_id = {{ dbt_lineage._quote(invocation_id, dialect) }}
       {%- else -%}
       and status = 'success'
       {%- endif %}
-    order by execute_completed_at desc
+      and invocation_id in (select invocation_id from {{ relations.lineage_invocations }}
+                            {%- if marked %} where recorded_complete is null or recorded_complete = true{% endif %})
+    order by case when execute_completed_at is null then 1 else 0 end, execute_completed_at desc, invocation_id desc
     limit 1
 ),
 provenance{{ columns }} as (

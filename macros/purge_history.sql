@@ -1,21 +1,29 @@
 {#-
-  purge_history(days=none): delete instance rows of invocations that started more than
-  `days` days ago, from the three lineage tables; newer rows are untouched. Without
-  `days` nothing is deleted (the default keeps everything).
+  purge_history(days=none, confirm=false): delete instance rows of invocations that started
+  more than `days` days ago, from the three lineage tables; newer rows are untouched.
+  Without `days` nothing is deleted (the default keeps everything). `days` is a whole
+  number written as an integer (30, not 30.0 or "0.9"), at least 1: days 0 deletes all
+  history and needs confirm: true. Logs how many rows each table lost.
 
       dbt run-operation dbt_lineage.purge_history --args '{days: 30}'
 -#}
-{% macro purge_history(days=none) %}
-  {{ return(adapter.dispatch('purge_history', 'dbt_lineage')(days)) }}
+{% macro purge_history(days=none, confirm=false) %}
+  {{ return(adapter.dispatch('purge_history', 'dbt_lineage')(days, confirm)) }}
 {% endmacro %}
 
-{% macro default__purge_history(days=none) %}
+{% macro default__purge_history(days=none, confirm=false) %}
   {% if days is none %}
     {% do log('dbt_lineage.purge_history: no days given, nothing deleted (pass --args "{days: N}")', info=true) %}
     {{ return('') }}
   {% endif %}
-  {% if (days | string | int(-1)) < 0 %}
-    {{ exceptions.raise_compiler_error("dbt_lineage.purge_history: days must be a whole number >= 0, got " ~ days) }}
+  {% set whole = (days is integer and days is not boolean and days >= 0)
+                 or (days is string and modules.re.match('^[0-9]+$', days) is not none) %}
+  {% if not whole %}
+    {{ exceptions.raise_compiler_error("dbt_lineage.purge_history: days must be a whole number >= 0 written as an integer (e.g. {days: 30}), got " ~ tojson(days) ~ "; nothing deleted") }}
+  {% endif %}
+  {% set days = days | int %}
+  {% if days == 0 and confirm is not sameas true %}
+    {{ exceptions.raise_compiler_error("dbt_lineage.purge_history: days 0 deletes the whole run history; pass --args '{days: 0, confirm: true}' to do that; nothing deleted") }}
   {% endif %}
   {% set config = dbt_lineage.lineage_config() %}
   {% set dialect = dbt_lineage.lineage_dialect() %}
@@ -24,13 +32,24 @@
     {% do log('dbt_lineage.purge_history: ' ~ relations.lineage_invocations ~ ' does not exist, nothing to purge', info=true) %}
     {{ return('') }}
   {% endif %}
-  {% set cutoff = modules.datetime.datetime.utcnow() - modules.datetime.timedelta(days=days | int) %}
-  {% set sql = dbt_lineage._purge_sql(relations, dbt_lineage._timestamp_text(cutoff), dialect) %}
-  {% for statement in sql %}
+  {% set cutoff = modules.datetime.datetime.utcnow() - modules.datetime.timedelta(days=days) %}
+  {% set cutoff_text = dbt_lineage._timestamp_text(cutoff) %}
+  {% set old = 'select invocation_id from ' ~ relations.lineage_invocations ~ ' where started_at < '
+      ~ dbt_lineage._literal(cutoff_text, 'timestamp', dialect) %}
+  {% if dialect.begin %}{% do dbt_lineage._execute(dialect.begin) %}{% endif %}
+  {% set removed = [] %}
+  {% for table in ['lineage_run_inputs', 'lineage_node_runs', 'lineage_invocations'] %}
+    {% set found = dbt_lineage._execute('select count(*) from ' ~ relations[table]
+        ~ ' where invocation_id in (' ~ old ~ ')', fetch=true) %}
+    {% do removed.append(table ~ ': ' ~ (found.rows[0][0] | int)) %}
+  {% endfor %}
+  {% for statement in dbt_lineage._purge_sql(relations, cutoff_text, dialect) %}
     {% do dbt_lineage._execute(statement) %}
   {% endfor %}
-  {% if dialect.transaction %}{% do adapter.commit() %}{% endif %}
-  {% do log('dbt_lineage.purge_history: deleted invocations started before ' ~ cutoff ~ ' UTC', info=true) %}
+  {% if dialect.begin %}{% do dbt_lineage._execute('commit') %}
+  {% elif dialect.transaction %}{% do adapter.commit() %}{% endif %}
+  {% do log('dbt_lineage.purge_history: deleted invocations started before ' ~ cutoff ~ ' UTC; rows removed: '
+      ~ removed | join(', '), info=true) %}
   {{ return('') }}
 {% endmacro %}
 

@@ -1,7 +1,9 @@
 {#-
   record_run(results): the on-run-end hook. Records this invocation, one row per node
   run and one row per (node run, upstream) edge in the lineage tables, creating or
-  migrating the tables first. Add to dbt_project.yml:
+  migrating the tables first. Only commands that run nodes are recorded (build, run, test,
+  seed, snapshot, retry; the var dbt_lineage_record_commands chooses). Add to
+  dbt_project.yml:
 
       on-run-end: ["{{ dbt_lineage.record_run(results) }}"]
 
@@ -19,20 +21,22 @@
     {% do log('dbt_lineage: target ' ~ target.name ~ ' is not in dbt_lineage_targets; nothing recorded', info=true) %}
     {{ return('') }}
   {% endif %}
+  {% set args = invocation_args_dict if invocation_args_dict is defined else {} %}
+  {% set command = (args.get('which') or (flags.WHICH if flags.WHICH is defined else '')) | string | lower %}
+  {% if command not in gate.record_commands %}
+    {% do log('dbt_lineage: command ' ~ command ~ ' is not in dbt_lineage_record_commands ('
+        ~ gate.record_commands | join(', ') ~ '); nothing recorded', info=true) %}
+    {{ return('') }}
+  {% endif %}
   {{ return(adapter.dispatch('record_run', 'dbt_lineage')(results)) }}
 {% endmacro %}
 
 {% macro default__record_run(results) %}
-  {{ exceptions.raise_compiler_error(
-      "adapter " ~ adapter.type() ~ " is not supported by dbt_lineage: record_run writes to "
-      ~ "duckdb, postgres, snowflake, bigquery, databricks, spark and redshift. Remove the "
-      ~ "hook, or restrict it to supported targets with the var dbt_lineage_targets.") }}
+  {% do dbt_lineage._assert_supported(adapter.type()) %}
+  {{ return(dbt_lineage._record_run(results)) }}
 {% endmacro %}
 
-{% macro duckdb__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro postgres__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro redshift__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro snowflake__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
-{% macro bigquery__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{# Spark's tables cannot delete rows: the append-only path (_spark.sql). #}
 {% macro spark__record_run(results) %}{{ return(dbt_lineage._spark_record_run(results)) }}{% endmacro %}
-{% macro databricks__record_run(results) %}{{ return(dbt_lineage._record_run(results)) }}{% endmacro %}
+{# dbt-databricks descends from dbt-spark; Delta tables take the common path. #}
+{% macro databricks__record_run(results) %}{{ return(dbt_lineage.default__record_run(results)) }}{% endmacro %}

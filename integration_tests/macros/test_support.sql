@@ -41,8 +41,10 @@
 {% endmacro %}
 
 {# Write `n` fake results through the package's real record path, then report what was written. #}
-{% macro record_fake_run(n=3, text='') %}
-  {% do dbt_lineage._record_run(dbt_lineage_integration_tests.fake_results(n, text)) %}
+{% macro record_fake_run(n=3, text='', big=0) %}
+  {% set results = dbt_lineage_integration_tests.fake_results(n, text) %}
+  {% if big %}{% do dbt_lineage_integration_tests._make_big(results[0], big) %}{% endif %}
+  {% do dbt_lineage._record_run(results) %}
   {% do dbt_lineage_integration_tests._emit({'invocation_id': invocation_id, 'text': text}) %}
 {% endmacro %}
 
@@ -54,7 +56,8 @@
   {% set report = {} %}
   {% for name in ['duckdb', 'postgres', 'snowflake', 'bigquery', 'databricks', 'redshift'] %}
     {% set dialect = dbt_lineage[name ~ '__lineage_dialect']() %}
-    {% set limit = dbt_lineage[name ~ '__lineage_config']().max_statement_bytes %}
+    {% set limit = (dbt_lineage.bigquery__lineage_config() if name == 'bigquery'
+                    else dbt_lineage.default__lineage_config()).max_statement_bytes %}
     {% set statements = dbt_lineage._insert_statements('lineage.lineage_node_runs',
         dbt_lineage._node_runs_columns(), node_rows, dialect, limit, config.max_rows_per_insert) %}
     {% set sizes = [] %}
@@ -68,6 +71,37 @@
   {% do dbt_lineage_integration_tests._emit(report) %}
 {% endmacro %}
 
+{# A result whose message and adapter response are `chars` characters of hostile text. #}
+{% macro _make_big(result, chars) %}
+  {% set unit = "it's $$ \\ \"q\" 😀 ü\n" %}
+  {% set text = (unit * ((chars | int) // (unit | length) + 1))[:chars | int] %}
+  {% do result.update({'message': text}) %}
+  {% do result.adapter_response.update({'_message': text}) %}
+{% endmacro %}
+
+{# Statements for 3 results, one of them `chars` long, under a `limit`: sizes per dialect. #}
+{% macro check_cutting(chars=300000, limit=100000) %}
+  {% set results = dbt_lineage_integration_tests.fake_results(3, '') %}
+  {% do dbt_lineage_integration_tests._make_big(results[0], chars) %}
+  {% set config = dbt_lineage.lineage_config() %}
+  {% do config.update({'max_message_chars': 10000000}) %}
+  {% set node_rows = dbt_lineage._collect_rows(results, config).node_runs %}
+  {% set report = {} %}
+  {% for name in ['duckdb', 'postgres', 'snowflake', 'bigquery', 'databricks', 'redshift'] %}
+    {% set dialect = dbt_lineage[name ~ '__lineage_dialect']() %}
+    {% set statements = dbt_lineage._insert_statements('lineage.lineage_node_runs',
+        dbt_lineage._node_runs_columns(), node_rows, dialect, limit | int, 5000) %}
+    {% set sizes = [] %}
+    {% for sql in statements %}
+      {% do sizes.append(dbt_lineage._byte_length(dbt_lineage._guarded_sql(sql, dialect))) %}
+    {% endfor %}
+    {% do report.update({name: {'sizes': sizes, 'rows': (statements | join('')).count('ck5um'),
+                                'marked': (statements | join('')).count('cut by dbt_lineage'),
+                                'json_marked': (statements | join('')).count('dbt_lineage_cut')}}) %}
+  {% endfor %}
+  {% do dbt_lineage_integration_tests._emit(report) %}
+{% endmacro %}
+
 {#
   The SQL the hook sends on each adapter, rendered from this (DuckDB) session with the
   adapter's own dialect macros: DDL, insert, delete, resolve, purge and provenance.
@@ -75,7 +109,8 @@
 {% macro render_dialect_sql(text='') %}
   {% set results = dbt_lineage_integration_tests.fake_results(2, text) %}
   {% set config = dbt_lineage.lineage_config() %}
-  {% set rows = dbt_lineage._collect_rows(results, config).node_runs %}
+  {% set rows = dbt_lineage._clean_rows(dbt_lineage._collect_rows(results, config).node_runs,
+                                        dbt_lineage._node_runs_columns()) %}
   {% set names = {
     'snowflake': 'analytics.dbt_lineage', 'bigquery': '`proj`.`dbt_lineage`',
     'databricks': 'dbt_lineage', 'spark': 'dbt_lineage', 'redshift': '"dev"."dbt_lineage"',
@@ -104,7 +139,7 @@
   {% do dbt_lineage_integration_tests._emit(report) %}
 {% endmacro %}
 
-{# What a user of an adapter without an implementation gets: the default__ branch. #}
+{# What a user of an adapter without SQL in the package gets (sqlserver here). #}
 {% macro call_default_record_run() %}
-  {% do dbt_lineage.default__record_run([]) %}
+  {% do dbt_lineage._assert_supported('sqlserver') %}
 {% endmacro %}

@@ -197,3 +197,25 @@ def duckdb_shop(tmp_path) -> DbtProject:
     )
     project.dbt("deps")
     return project
+
+
+@pytest.fixture
+def pg_shop(tmp_path) -> DbtProject:
+    """integration_tests/ on PostgreSQL, in a schema of its own."""
+    if not postgres_available():
+        pytest.fail(
+            "PostgreSQL is not reachable at 127.0.0.1:5432: start it with "
+            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`"
+        )
+    schema = f"it_{uuid.uuid4().hex[:10]}"
+    project = DbtProject(
+        path=copy_project(REPO / "integration_tests", tmp_path / "shop"),
+        target="postgres",
+        env={"DBT_LINEAGE_PG_SCHEMA": schema},
+        schema=schema,
+    )
+    # what `dbt deps` does for a local package, without dbt's start-up time
+    (project.path / "dbt_packages").mkdir()
+    (project.path / "dbt_packages" / "dbt_lineage").symlink_to(REPO)
+    yield project
+    drop_pg_schemas(schema, f"{schema}_lineage")

@@ -3,7 +3,11 @@ lineage tables as a user would and compare them with dbt's own run_results.json.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+
+from .conftest import REPO
 
 pytestmark = pytest.mark.slow
 
@@ -204,4 +208,125 @@ def test_tables_gain_missing_columns_and_ci_context(duckdb_shop):
 def test_unsupported_adapter_is_an_error_not_a_silent_no_op(duckdb_shop):
     proc = duckdb_shop.dbt("run-operation", "call_default_record_run", check=False)
     assert proc.returncode != 0
-    assert "is not supported by dbt_lineage" in proc.stdout
+    assert (
+        "adapter sqlserver is not supported by dbt_lineage: supported adapters are duckdb,"
+        " postgres, snowflake, bigquery, databricks, spark, redshift." in proc.stdout
+    )
+
+
+def test_one_list_of_adapters_and_dispatch_only_where_sql_differs():
+    """The supported adapters are listed once; adapter__ macros exist only where an
+    adapter's SQL or settings differ (the dialect facts), not as one-line shims."""
+    sources = {p.name: p.read_text() for p in (REPO / "macros").glob("*.sql")}
+    lists = [name for name, text in sources.items() if "'duckdb', 'postgres'" in text]
+    assert lists == ["lineage_config.sql"]
+    assert not any("duckdb, postgres, snowflake" in text for text in sources.values())
+    shims = [
+        (name, line)
+        for name, text in sources.items()
+        for line in text.splitlines()
+        if line.startswith("{% macro ")
+        and "__" in line.split("(")[0]
+        and not line.split()[2].startswith(("default__", "_"))
+        and "lineage_dialect" not in line
+    ]
+    assert len(shims) <= 5, shims
+
+
+def test_purge_history_refuses_anything_but_a_whole_number(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")
+    for days in ("0.9", 0.9, "-1", -1, True):
+        proc = shop.dbt(
+            "run-operation", "dbt_lineage.purge_history", "--args", json.dumps({"days": days}),
+            check=False,
+        )  # fmt: skip
+        assert proc.returncode != 0, days
+        assert "days must be a whole number >= 0 written as an integer" in proc.stdout, days
+    assert len(shop.rows("lineage_invocations")) == 1  # nothing deleted
+
+
+def test_purge_history_zero_days_needs_confirm_and_reports_rows(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")
+    proc = shop.dbt(
+        "run-operation", "dbt_lineage.purge_history", "--args", "{days: 0}", check=False
+    )
+    assert proc.returncode != 0 and "confirm: true" in proc.stdout
+    assert len(shop.rows("lineage_invocations")) == 1
+
+    log = shop.operation_log("dbt_lineage.purge_history", {"days": 0, "confirm": True})
+    (line,) = [m for m in log if "rows removed" in m]
+    assert line.endswith("lineage_run_inputs: 0, lineage_node_runs: 2, lineage_invocations: 1")
+    assert shop.rows("lineage_invocations") == []
+
+
+def test_commands_that_run_no_nodes_record_nothing_unless_chosen(duckdb_shop):
+    shop = duckdb_shop
+    shop.dbt("seed")  # the project's on-run-start hook needs the schema
+    compiled = shop.dbt("compile")
+    assert "command compile is not in dbt_lineage_record_commands" in compiled.stdout
+    shop.dbt("docs", "generate")
+    assert [r["command"] for r in shop.rows("lineage_invocations")] == ["seed"]
+
+    shop.dbt("compile", "--vars", "{dbt_lineage_record_commands: [compile]}")
+    inv = shop.run_results()["metadata"]["invocation_id"]
+    (row,) = shop.rows("lineage_invocations", "command = 'compile'")
+    assert (row["invocation_id"], row["nodes_total"]) == (inv, 0)
+
+
+def _write(shop, *statements: str) -> None:
+    if shop.warehouse == "duckdb":
+        import duckdb
+
+        con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
+        for sql in statements:
+            con.execute(sql)
+        con.close()
+        return
+    import psycopg2
+
+    from .conftest import PG_DSN
+
+    con = psycopg2.connect(PG_DSN)
+    con.autocommit = True
+    with con.cursor() as cur:
+        for sql in statements:
+            cur.execute(sql)
+    con.close()
+
+
+def test_provenance_matches_names_exactly_and_puts_unfinished_runs_last(shop):
+    shop.dbt("seed")
+    shop.dbt("run", "--select", "stg_orders")
+    real = shop.run_results()["metadata"]["invocation_id"]
+    schema = shop.lineage_schema
+    copy_run = (
+        f"insert into {schema}.lineage_node_runs (invocation_id, unique_id, relation_name,"
+        " status, execute_completed_at) select '{inv}', {uid}, {relation}, 'success', {done}"
+        f" from {schema}.lineage_node_runs where invocation_id = '{real}'"
+    )
+    copy_invocation = (
+        f"insert into {schema}.lineage_invocations (invocation_id, started_at, nodes_total,"
+        f" recorded_complete) select '{{inv}}', started_at, 1, true"
+        f" from {schema}.lineage_invocations where invocation_id = '{real}'"
+    )
+    _write(
+        shop,
+        # another node whose name differs only where LIKE's _ matches any character, newer
+        copy_run.format(
+            inv="lookalike", uid="'model.x.stgXorders'",
+            relation=f"'\"db\".\"{shop.schema}\".\"stgXorders\"'",
+            done="execute_completed_at + interval '1 day'",
+        ),
+        copy_invocation.format(inv="lookalike"),
+        # a run of the node itself that never recorded its completion time
+        copy_run.format(inv="no-time", uid="unique_id", relation="relation_name", done="null"),
+        copy_invocation.format(inv="no-time"),
+    )  # fmt: skip
+    for name in (f"model.{P}.stg_orders", f"{shop.schema}.stg_orders"):
+        log = shop.operation_log(
+            "dbt_lineage.lineage_run_provenance", {"relation_or_unique_id": name}
+        )
+        rows = shop.query(next(m for m in log if m.lstrip().startswith("with recursive")))
+        assert {(r[1], r[3]) for r in rows if r[0] == 0} == {(f"model.{P}.stg_orders", real)}, name

@@ -142,7 +142,7 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
     assert pg["escaped"] == "'" + TRICKY.replace("'", "''") + "'"
     # the DO block's dollar tag never occurs in the data it wraps
     assert pg["guarded_insert"].startswith("do $dbt_lineage_0$\n")
-    assert pg["create_schema"] == "create schema if not exists dbt_lineage"
+    assert pg["create_schema"] == 'create schema if not exists "dbt_lineage"'
 
     # Spark's parquet tables cannot DELETE: purge rewrites them through a copy (ADR 0003)
     sp = sql.pop("spark")
@@ -214,3 +214,109 @@ def test_postgres_role_without_write_privilege(limited_role, tmp_path):
     assert "dbt_lineage could not record invocation" in failed.stdout
     assert "dbt_lineage_fail_on_error is true" in failed.stdout
     assert "permission denied" in failed.stdout
+
+
+def test_oversized_rows_are_cut_to_the_statement_limit(shop):
+    report = shop.operation_json("check_cutting", {"chars": 300000, "limit": 100000})
+    for dialect, found in report.items():
+        assert found["rows"] == 3, dialect
+        assert max(found["sizes"]) <= 100000, dialect  # as sent, guard included
+        assert found["marked"] >= 1 and found["json_marked"] >= 1, dialect
+
+    # a real write: the big row is cut, marked and logged, the others untouched
+    proc = shop.dbt(
+        "run-operation", "record_fake_run", "--args", '{"n": 3, "big": 300000}',
+        "--vars",
+        "{dbt_lineage_max_statement_bytes: 100000, dbt_lineage_max_message_chars: 1000000}",
+    )  # fmt: skip
+    (cut,) = [line for line in proc.stdout.splitlines() if "model.fake.node_0: cut " in line]
+    assert "message" in cut and "to fit dbt_lineage_max_statement_bytes" in cut, cut
+    inv = next(
+        line.split("recorded invocation ")[1].split()[0]
+        for line in proc.stdout.splitlines()
+        if "recorded invocation" in line
+    )
+    runs = {r["unique_id"]: r for r in shop.rows("lineage_node_runs", f"invocation_id = '{inv}'")}
+    big = runs["model.fake.node_0"]
+    assert "[cut by dbt_lineage: 300000 characters]" in big["message"]
+    assert big["message"].startswith('it\'s $$ \\ "q" 😀 ü\n')
+    response = big["adapter_response"]
+    response = response if isinstance(response, dict) else json.loads(response)
+    assert response["length"] > 300000 and response["dbt_lineage_cut"].startswith('{"')
+    assert runs["model.fake.node_1"]["message"] == "OK "
+
+
+def test_mixed_case_schema_on_postgres(pg_shop):
+    """The lineage schema is created quoted, as the tables are: no case folding between."""
+    shop = pg_shop
+    schema = f"Lineage_{shop.schema}"
+    try:
+        proc = shop.dbt("seed", "--vars", json.dumps({"dbt_lineage_schema": schema}))
+        assert "could not record" not in proc.stdout, proc.stdout
+        tables = shop.query(
+            "select table_name from information_schema.tables"
+            f" where table_schema = '{schema}' order by 1"
+        )
+        assert tables == [("lineage_invocations",), ("lineage_node_runs",), ("lineage_run_inputs",)]
+    finally:
+        drop_pg_schemas(schema)
+
+
+# sqlglot's name for each adapter's SQL
+SQLGLOT_DIALECTS = {
+    "snowflake": "snowflake", "bigquery": "bigquery", "databricks": "databricks",
+    "spark": "spark", "redshift": "redshift", "postgres": "postgres", "duckdb": "duckdb",
+}  # fmt: skip
+HOSTILE = TRICKY + " $tag$x$tag$ \x00nul"
+
+
+def _string_literals(tree) -> list[str]:
+    from sqlglot import exp
+
+    return [lit.this for lit in tree.find_all(exp.Literal) if lit.is_string]
+
+
+def test_rendered_sql_parses_in_each_dialect_and_literals_round_trip(duckdb_shop):
+    """Every statement the hook renders parses with sqlglot in its adapter's dialect (not
+    as an opaque command), and sqlglot's reading of each string literal gives back the
+    hostile text: quotes, $$, $tag$, emoji, backslashes, newlines; NUL stripped."""
+    import sqlglot
+    from sqlglot import exp
+
+    rendered = duckdb_shop.operation_json("render_dialect_sql", {"text": HOSTILE})
+    clean = HOSTILE.replace("\x00", "")
+    for name, sql in rendered.items():
+        dialect = SQLGLOT_DIALECTS[name]
+        statements = [
+            sql[key]
+            for key in (
+                "create_schema",
+                "create_table",
+                "add_column",
+                "insert",
+                "delete",
+                "resolve",
+                "provenance",
+            )
+        ]
+        for statement in statements + sql["purge"]:
+            tree = sqlglot.parse_one(statement, read=dialect)
+            assert not isinstance(tree, exp.Command), (name, statement[:200])
+
+        (literal,) = _string_literals(sqlglot.parse_one("select " + sql["escaped"], read=dialect))
+        assert literal == HOSTILE, name
+
+        inserts = [sql["insert"]]
+        if name == "snowflake":  # the guard re-quotes the insert inside a scripting block
+            guarded = "select " + sql["guarded_insert"].removeprefix("execute immediate ")
+            (block,) = _string_literals(sqlglot.parse_one(guarded, read=dialect))
+            inserts.append(block.split("begin\n  ", 1)[1].split(";\n  return", 1)[0])
+        for insert in inserts:
+            texts = _string_literals(sqlglot.parse_one(insert, read=dialect))
+            if name == "redshift":  # values style: one literal per value
+                assert f"{clean}node_1" in texts and f"OK {clean}" in texts, name
+                continue
+            (batch,) = [text for text in texts if text.startswith("[{")]
+            rows = {row["unique_id"]: row for row in json.loads(batch)}
+            assert rows[f"model.fake.{clean}node_1"]["message"] == f"OK {clean}", name
+            assert rows[f"model.fake.{clean}node_1"]["node_name"] == f"{clean}node_1", name

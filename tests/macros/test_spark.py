@@ -259,7 +259,7 @@ def test_purge_history_on_spark(spark_shop):
         "run-operation",
         "dbt_lineage.purge_history",
         "--args",
-        "{days: 0}",
+        "{days: 0, confirm: true}",
         "--vars",
         json.dumps(own),
     )

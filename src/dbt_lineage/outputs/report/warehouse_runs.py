@@ -37,7 +37,7 @@ def warehouse_runs(reader: InstanceReader, unique_ids: t.Sequence[str]) -> dict[
             f"select {columns}, row_number() over (partition by unique_id"
             " order by coalesce(execute_completed_at, execute_started_at) desc,"
             " invocation_id desc) as recency"
-            f" from {table} where unique_id in ({listed})"
+            f" from {table} where unique_id in ({listed}) and {reader.complete}"
         )
         latest.extend(
             warehouse.fetch(

@@ -84,6 +84,14 @@ class Warehouse:
             found = self.adapter.get_columns_in_relation(relation)
         return [column.name.lower() for column in found]
 
+    def recorded_complete(self) -> str:
+        """The SQL condition on ``lineage_invocations`` rows that are completely recorded:
+        the hook writes an invocation's row last, with ``recorded_complete`` true. Rows
+        written before that column existed (null, or no such column) count as complete."""
+        if "recorded_complete" not in self.columns("lineage_invocations"):
+            return "1 = 1"
+        return "(recorded_complete is null or recorded_complete = true)"
+
     def create_schema(self) -> None:
         """Create the lineage schema unless it exists (checked first: a role may use a
         schema it could not create)."""

@@ -3,7 +3,9 @@
 ``lineage_invocations``, ``lineage_node_runs`` and ``lineage_run_inputs`` (docs/hook.md),
 in the lineage schema, through the same dbt adapter connection. Lookups by key go in
 batches of ``IN`` lists, so a trace costs a few queries per level of the DAG, not one
-per node.
+per node. Only completely recorded invocations are read: the hook writes an invocation's
+row last (``recorded_complete`` true), so node runs of a hook that died half-way, on a
+warehouse without transactions, are skipped.
 """
 
 from __future__ import annotations
@@ -57,13 +59,19 @@ class InstanceReader:
     def __init__(self, warehouse: Warehouse) -> None:
         self.warehouse = warehouse
         self.literal = warehouse.dialect.literal
+        self._complete_row = warehouse.recorded_complete()
+        #: SQL condition on a row's ``invocation_id``: its invocation is completely recorded
+        self.complete = (
+            f"invocation_id in (select invocation_id from "
+            f"{warehouse.relation('lineage_invocations')} where {self._complete_row})"
+        )
 
     def last_build(self, unique_id: str) -> NodeRunRow | None:
         rows = self._select(
             "lineage_node_runs",
             _NODE_RUN_COLUMNS,
             f"unique_id = {self.literal(unique_id)} and status = 'success'"
-            " and execute_completed_at is not null",
+            f" and execute_completed_at is not null and {self.complete}",
             order="execute_completed_at desc, invocation_id desc",
             limit=1,
         )
@@ -86,7 +94,7 @@ class InstanceReader:
             rows = self._select(
                 "lineage_invocations",
                 _INVOCATION_COLUMNS,
-                f"invocation_id in ({self._list(chunk)})",
+                f"invocation_id in ({self._list(chunk)}) and {self._complete_row}",
             )
             found.extend(InvocationRow(**row) for row in rows)
         return found
@@ -104,7 +112,7 @@ class InstanceReader:
                 " order by execute_completed_at desc, invocation_id desc) as recency"
                 f" from {self.warehouse.relation('lineage_node_runs')}"
                 f" where status = 'success' and execute_completed_at <= {moment}"
-                f" and unique_id in ({self._list(chunk)})) as ranked"
+                f" and unique_id in ({self._list(chunk)}) and {self.complete}) as ranked"
             )
             rows = self.warehouse.fetch(
                 f"select {columns} from {ranked} where recency = 1", table="lineage_node_runs"
@@ -125,7 +133,8 @@ class InstanceReader:
             rows = self._select(
                 table,
                 columns,
-                f"invocation_id in ({invocations}) and unique_id in ({unique_ids})",
+                f"invocation_id in ({invocations}) and unique_id in ({unique_ids})"
+                f" and {self.complete}",
             )
             found.extend(
                 row for row in rows if RunRef(row["invocation_id"], row["unique_id"]) in wanted

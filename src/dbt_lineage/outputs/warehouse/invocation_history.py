@@ -115,7 +115,19 @@ def invocation_history(
         where = f"started_at >= cast({moment} as {warehouse.dialect.timestamp_type})"
     else:
         raise WarehouseError("give an invocation id or a start time to read invocations")
-    rows = _select(warehouse, "lineage_invocations", _INVOCATION_COLUMNS, where)
+    complete = _select(
+        warehouse,
+        "lineage_invocations",
+        _INVOCATION_COLUMNS,
+        f"{where} and {warehouse.recorded_complete()}",
+    )
+    if invocation_id is not None and not complete:
+        if _select(warehouse, "lineage_invocations", ("invocation_id",), where):
+            raise WarehouseError(
+                f"invocation {invocation_id} is only partly recorded in {warehouse.schema}:"
+                " its on-run-end hook was interrupted; run the command again to record it"
+            )
+    rows = complete
     if invocation_id is not None and not rows:
         raise WarehouseError(
             f"invocation {invocation_id} is not recorded in {warehouse.schema}.lineage_invocations:"
