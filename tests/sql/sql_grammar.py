@@ -218,7 +218,11 @@ class _Generator:
                 common = [
                     col.name
                     for col in rel.cols
-                    if sum(col.name in {other.name for other in r.cols} for r in rels) == 1
+                    if col.role != "x"
+                    and sum(
+                        any(o.name == col.name and o.role != "x" for o in r.cols) for r in rels
+                    )
+                    == 1
                 ]
                 if common and self.chance(35) and kind != "full join":
                     key = self.pick(common)
@@ -357,7 +361,8 @@ class _Generator:
             if grouped:
                 if roll < 4:
                     text, col = self.ref(self.pick(rels), bare=bare)
-                    keys.append(text)
+                    if text != "1":  # GROUP BY 1 would name the first output
+                        keys.append(text)
                     add(text, col)
                 else:
                     value, col = self.ref(self.pick(rels), bare=bare, value=True)
