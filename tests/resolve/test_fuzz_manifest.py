@@ -220,3 +220,24 @@ def test_damaged_manifest_never_aborts_the_build(
     assert whole != "none" or not output.exists(), "a readable manifest must build"
     [line] = result.output.splitlines()
     assert line.startswith("Error: ") and "manifest" in line, line
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cyclic_depends_on_builds_every_node_once(
+    base: dict[str, t.Any], tmp_path: Path, jobs: str
+) -> None:
+    """Two models that depend on each other (found by the fuzzer: the build never ended)."""
+    manifest = copy.deepcopy(base)
+    nodes = manifest["nodes"]
+    first, second = sorted(nodes)[:2]
+    nodes[first]["depends_on"]["nodes"].append(second)
+    nodes[second]["depends_on"]["nodes"].append(first)
+    (tmp_path / "target").mkdir()
+    (tmp_path / "target" / "manifest.json").write_text(json.dumps(manifest))
+    result = CliRunner().invoke(
+        main.cli, ["build", "--project-dir", str(tmp_path), "--no-cache", "-j", jobs]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"({len(nodes)} node(s) resolved, 0 from cache)" in result.output
+    document = json.loads((tmp_path / "target" / "lineage.json").read_text())
+    assert {first, second} <= set(document["nodes"])
