@@ -33,13 +33,21 @@ def _column(node_id: str, name: str, **values: object) -> ColumnNode:
 def _graph() -> LineageGraph:
     nodes = {
         STG: RelationNode(
-            node_id=STG, type=NodeType.MODEL, name="stg_orders", materialized="view",
+            node_id=STG,
+            type=NodeType.MODEL,
+            name="stg_orders",
+            materialized="view",
             columns_from="sql",
         ),
         MART: RelationNode(node_id=MART, type=NodeType.MODEL, name="orders", meta={"owner": "x"}),
         DASH: ExposureNode(
-            node_id=DASH, type=NodeType.EXPOSURE, name="Dash", exposure_type="dashboard",
-            owner_name="Finance", owner_email="fin@example.com", url="https://bi/x",
+            node_id=DASH,
+            type=NodeType.EXPOSURE,
+            name="Dash",
+            exposure_type="dashboard",
+            owner_name="Finance",
+            owner_email="fin@example.com",
+            url="https://bi/x",
         ),
     }
     columns = {
@@ -56,13 +64,19 @@ def _graph() -> LineageGraph:
     }
     edges = [
         LineageEdge(
-            ColumnRef(STG, "amount"), ColumnRef(MART, "total"), EdgeType.DIRECT,
-            EdgeKind.AGGREGATE, "SUM(amount)",
+            ColumnRef(STG, "amount"),
+            ColumnRef(MART, "total"),
+            EdgeType.DIRECT,
+            EdgeKind.AGGREGATE,
+            "SUM(amount)",
         ),
         LineageEdge(ColumnRef(STG, "amount"), MART, EdgeType.INDIRECT, EdgeKind.FILTER),
         LineageEdge(
-            ColumnRef(STG, "ordered_at"), ColumnRef(MART, "rank"), EdgeType.INDIRECT,
-            EdgeKind.WINDOW, "ROW_NUMBER() OVER (ORDER BY ordered_at)",
+            ColumnRef(STG, "ordered_at"),
+            ColumnRef(MART, "rank"),
+            EdgeType.INDIRECT,
+            EdgeKind.WINDOW,
+            "ROW_NUMBER() OVER (ORDER BY ordered_at)",
         ),
         LineageEdge(STG, MART, EdgeType.DEPENDS),
         LineageEdge(MART, DASH, EdgeType.DEPENDS),
@@ -72,7 +86,10 @@ def _graph() -> LineageGraph:
     ]
     return LineageGraph(
         metadata=GraphMetadata(project_name="shop", adapter_type="duckdb"),
-        nodes=nodes, columns=columns, edges=edges, diagnostics=diagnostics,
+        nodes=nodes,
+        columns=columns,
+        edges=edges,
+        diagnostics=diagnostics,
     )
 
 
@@ -92,10 +109,15 @@ def test_round_trip_keeps_everything(tmp_path: Path) -> None:
 def test_json_nests_by_typed_keys(tmp_path: Path) -> None:
     document = json.loads(save_graph(_graph(), tmp_path / "lineage.json").read_text())
     direct = document["edges"]["direct"][MART]["total"]
-    assert direct == [{
-        "node": STG, "column": "amount", "layer": "schema",
-        "kind": "aggregate", "expression": "SUM(amount)",
-    }]
+    assert direct == [
+        {
+            "node": STG,
+            "column": "amount",
+            "layer": "schema",
+            "kind": "aggregate",
+            "expression": "SUM(amount)",
+        }
+    ]
     indirect = document["edges"]["indirect"][MART]
     assert indirect["rows"] == [
         {"node": STG, "column": "amount", "layer": "schema", "kind": "filter"}

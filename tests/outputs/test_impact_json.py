@@ -28,8 +28,15 @@ def test_impact_json_golden() -> None:
             "depth": None,
             "include_indirect": False,
             "kinds": [
-                "identity", "transform", "aggregate",
-                "join", "filter", "group_by", "window", "sort", "distinct",
+                "identity",
+                "transform",
+                "aggregate",
+                "join",
+                "filter",
+                "group_by",
+                "window",
+                "sort",
+                "distinct",
             ],
         },
         "columns": [

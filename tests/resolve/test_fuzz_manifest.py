@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.dbt_projects import FIXTURES
 
 from dbt_lineage.cli import main
-from tests.dbt_projects import FIXTURES
 
 _DROPPED = ("macros", "docs", "disabled", "parent_map", "child_map", "semantic_models")
 
@@ -176,7 +176,7 @@ def _damage_file(manifest: dict[str, t.Any], how: str) -> str:
 
 
 _FUZZ = settings(
-    max_examples=40,
+    max_examples=80,
     derandomize=True,
     database=None,
     deadline=None,

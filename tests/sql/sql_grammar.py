@@ -171,7 +171,9 @@ class _Generator:
             known = self.chance(65)
             self.tables[table] = (columns, known)
             if known:
-                listed[self.quote(table)] = {c: self.pick(("int", "varchar", "double")) for c in columns}
+                listed[self.quote(table)] = {
+                    c: self.pick(("int", "varchar", "double")) for c in columns
+                }
         return listed
 
     # -- FROM items ------------------------------------------------------------------------
@@ -219,9 +221,7 @@ class _Generator:
                     col.name
                     for col in rel.cols
                     if col.role != "x"
-                    and sum(
-                        any(o.name == col.name and o.role != "x" for o in r.cols) for r in rels
-                    )
+                    and sum(any(o.name == col.name and o.role != "x" for o in r.cols) for r in rels)
                     == 1
                 ]
                 if common and self.chance(35) and kind != "full join":
@@ -310,7 +310,8 @@ class _Generator:
         if roll == 1 and self.nest(depth):
             inner = self.from_item(depth + 1, {r.qualifier for r in rels})
             key, _ = self.ref(inner)
-            return f"{'not ' if self.chance(30) else ''}exists (select 1 from {inner.text} where {key} = {a})"
+            negated = "not " if self.chance(30) else ""
+            return f"{negated}exists (select 1 from {inner.text} where {key} = {a})"
         if roll == 2:
             b, _ = self.ref(self.pick(rels), bare=bare)
             return f"({a} = {b} or {a} is null)"
@@ -430,8 +431,8 @@ class _Generator:
         The outputs' roles follow what each operator does to values: INTERSECT binds first
         (its sides hold equal values: both count), UNION takes values from both sides, the
         right side of EXCEPT only removes rows. Every operator but UNION ALL compares whole
-        rows, so a column read that is unresolved decides the rows too. BigQuery refuses mixed operators without
-        parentheses: one operator there.
+        rows, so a column read that is unresolved decides the rows too. BigQuery refuses
+        mixed operators without parentheses: one operator there.
         """
         width = self.c.integer(1, 3)
         first = self.select(depth, width)
@@ -452,15 +453,15 @@ class _Generator:
             written = op + (" distinct" if self.dialect == "bigquery" and op != "union all" else "")
             sql = f"{sql} {written} {branch}"
             if op == "intersect":
-                for roles, col in zip(groups[-1][1], other):
+                for roles, col in zip(groups[-1][1], other, strict=True):
                     roles.append(col.role)
             else:
                 groups.append((op, [[col.role] for col in other]))
         roles = [_combine(r) for r in groups[0][1]]
         for op, group in groups[1:]:
             if op != "except":
-                roles = [_combine((role, *more)) for role, more in zip(roles, group)]
-        outputs = [Col(col.name, role) for col, role in zip(cols, roles)]
+                roles = [_combine((role, *more)) for role, more in zip(roles, group, strict=True)]
+        outputs = [Col(col.name, role) for col, role in zip(cols, roles, strict=True)]
         return _Query(sql, outputs, opaque, tainted)
 
     def query(self, depth: int) -> _Query:
@@ -503,7 +504,9 @@ def _mutated(generator: _Generator, sql: str) -> str:
     if roll == 1:
         return sql[:cut] + sql[cut + 1 :]
     if roll == 2:
-        return sql[:cut] + generator.pick(("(", ")", ",", "select", "'", '"', ";", "--")) + sql[cut:]
+        return (
+            sql[:cut] + generator.pick(("(", ")", ",", "select", "'", '"', ";", "--")) + sql[cut:]
+        )
     return sql[:cut] + " " + sql[cut:]
 
 
@@ -535,7 +538,7 @@ def violations(case: Case, lineage: t.Any) -> list[str]:
         return [*found, f"outputs {got} != {want}"]
     if "*" in lineage.unresolved:
         found.append(f"*: unresolved although every star expands: {lineage.unresolved['*']}")
-    for name, col in zip(lineage.columns, case.outputs):
+    for name, col in zip(lineage.columns, case.outputs, strict=True):
         upstreams, reason = lineage.columns[name], lineage.unresolved.get(name)
         if col.role == "v" and (not upstreams or reason is not None):
             found.append(f"{name}: reads a column, got {upstreams} unresolved {reason!r}")

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sqlglot
 from hypothesis import HealthCheck, given, settings
+from tests.sql.sql_grammar import Case, cases, violations
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.column_lineage import column_lineage
-from tests.sql.sql_grammar import Case, cases, violations
 
 FUZZ = settings(
     max_examples=250,
