@@ -27,6 +27,7 @@ from dbt_lineage.types import UnresolvedReason
 
 DIALECTS = ("duckdb", "postgres", "snowflake", "bigquery", "spark")
 _QUALIFY = {"duckdb", "snowflake", "bigquery"}
+_LATERAL = {"duckdb", "postgres", "snowflake"}
 _BACKTICKS = {"bigquery", "spark"}
 _TABLES = ("orders", "customers", "events", "Order Items", "payments")
 _COLUMNS = ("id", "amount", "status", "customer_id", "created_at", "Mixed Col", "note")
@@ -212,6 +213,11 @@ class _Generator:
         rels = [first]
         text = first.text
         for _ in range(self.c.integer(0, 2)):
+            if self.dialect in _LATERAL and self.chance(12) and self.nest(depth):
+                rel = self.lateral(rels)
+                text += f" cross join {rel.text}"
+                rels.append(rel)
+                continue
             rel = self.from_item(depth, {r.qualifier for r in rels})
             kind = self.pick(("join", "left join", "inner join", "full join", "cross join"))
             if kind == "cross join":
@@ -234,6 +240,24 @@ class _Generator:
             rels.append(rel)
         return text, rels
 
+    def lateral(self, rels: list[_Rel]) -> _Rel:
+        """``LATERAL (SELECT ... WHERE key = <an earlier FROM item's column>)``."""
+        inner = self.table_rel()
+        if " as " not in inner.text:
+            alias = self.fresh("t")
+            inner = dataclasses.replace(inner, text=f"{inner.text} as {alias}", qualifier=alias)
+        key, _ = self.ref(inner)
+        outer, _ = self.ref(self.pick(rels))
+        items, cols = [], []
+        for _ in range(self.c.integer(1, 2)):
+            value, col = self.ref(inner, value=True)
+            name = self.fresh("l")
+            items.append(f"{value} as {name}")
+            cols.append(Col(name, col.role))
+        alias = self.fresh("s")
+        sql = f"select {', '.join(items)} from {inner.text} where {key} = {outer}"
+        return _Rel(f"lateral ({sql}) as {alias}", alias, cols, False)
+
     # -- references and expressions --------------------------------------------------------
 
     def ref(self, rel: _Rel, *, bare: bool = False, value: bool = False) -> tuple[str, Col]:
@@ -253,6 +277,8 @@ class _Generator:
             return "1", Col("1", "k")
         else:
             col = self.pick(usable)
+        if col.role == "x":  # unqualified, an outer query's unlisted table may hold it
+            bare = False
         text = self.quote(col.name) if bare else f"{rel.qualifier}.{self.quote(col.name)}"
         return text, col
 
@@ -411,7 +437,9 @@ class _Generator:
                 text, role = self.expression(rels, depth, bare)
                 name = self.fresh("E" if self.chance(15) else "e")
                 add(f"{text} as {self.quote(name)}", Col(name, role))
-        sql = f"select {', '.join(items)} from {from_text}"
+        distinct = not grouped and width is None and self.chance(10)
+        select = "select distinct" if distinct else "select"
+        sql = f"{select} {', '.join(items)} from {from_text}"
         if self.chance(40):
             sql += f" where {self.predicate(rels, depth, bare)}"
         if grouped and keys:
@@ -423,7 +451,10 @@ class _Generator:
             key, _ = self.ref(self.pick(rels), bare=bare)
             order, _ = self.ref(self.pick(rels), bare=bare)
             sql += f" qualify row_number() over (partition by {key} order by {order}) = 1"
-        return _Query(sql, cols, opaque, any(rel.tainted for rel in rels))
+        tainted = any(rel.tainted for rel in rels) or (
+            distinct and any(col.role == "x" for col in cols)  # DISTINCT compares whole rows
+        )
+        return _Query(sql, cols, opaque, tainted)
 
     def set_operation(self, depth: int) -> _Query:
         """Two or three SELECTs joined by set operators.
