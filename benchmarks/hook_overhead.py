@@ -56,14 +56,18 @@ def write_project(root: Path, models: int, pg_schema: str) -> None:
     (root / "dbt_project.yml").write_text(
         "name: bench\nversion: '1.0'\nconfig-version: 2\nprofile: bench\n"
         "models:\n  bench:\n    +materialized: view\n"
-        "on-run-end: [\"{{ dbt_lineage.record_run(results) }}\"]\n"
+        'on-run-end: ["{{ dbt_lineage.record_run(results) }}"]\n'
     )
     (root / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
     (root / "profiles.yml").write_text(
         PROFILES.format(duckdb_path=root / "warehouse.duckdb", pg_schema=pg_schema)
     )
     for i in range(models):
-        body = f"select {i} as id" if i % 10 == 0 else f"select id + 1 as id from {{{{ ref('m_{i - 1:04d}') }}}}"
+        body = (
+            f"select {i} as id"
+            if i % 10 == 0
+            else f"select id + 1 as id from {{{{ ref('m_{i - 1:04d}') }}}}"
+        )
         (root / "models" / f"m_{i:04d}.sql").write_text(body + "\n")
 
 

@@ -209,6 +209,17 @@ def test_wide_union_resolves_every_column_of_every_branch() -> None:
     assert all(len(ups) == 8 for ups in lineage.columns.values())
 
 
+@pytest.mark.parametrize("operator", ["union all", "union", "intersect", "except"])
+def test_a_long_chain_of_set_operations_resolves(operator: str) -> None:
+    """A chain of set operations is a tree as deep as it is long (found by the fuzzer: 400
+    branches raised RecursionError)."""
+    sql = f" {operator} ".join(f"select c{i} as c from t{i}" for i in range(1500))
+    lineage = column_lineage(sql, dialect="duckdb")
+    branches = 1 if operator == "except" else 1500
+    assert len(lineage.columns["c"]) == branches
+    assert lineage.unresolved == {}
+
+
 def test_several_statements_are_said_not_silently_dropped() -> None:
     lineage = column_lineage("select 1 as a; select 2 as b", dialect="duckdb")
     assert list(lineage.columns) == ["b"]

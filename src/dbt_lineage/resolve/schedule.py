@@ -70,6 +70,7 @@ def schedule(
     waits = {node_id: set(parents) for node_id, parents in plan.waits.items()}
     dependents = plan.dependents()
     ready = collections.deque(node_id for node_id in plan.order if not waits[node_id])
+    readied = set(ready)  # every node ever put in ``ready``: each resolves once, even in a cycle
     position = {node_id: number for number, node_id in enumerate(plan.order)}
     queued: collections.deque[tuple[str, Prepared]] = collections.deque()
     pending: dict[str, Prepared] = {}
@@ -83,18 +84,20 @@ def schedule(
         job.finish(node_id, result, traceback)
         for reader in dependents.get(node_id, ()):
             waits[reader].discard(node_id)
-            if not waits[reader]:
+            if not waits[reader] and reader not in readied:
+                readied.add(reader)
                 ready.append(reader)
 
     try:
         while len(done) < len(plan.order):
             if not ready and not queued and (pool is None or not pool.busy):
                 # A dependency cycle: resolve the earliest waiting node with what is known.
-                waiting = [n for n in plan.order if n not in done and n not in pending]
+                waiting = [n for n in plan.order if n not in readied]
                 if not waiting:
                     break
                 stuck = min(waiting, key=position.__getitem__)
                 waits[stuck].clear()
+                readied.add(stuck)
                 ready.append(stuck)
             while ready:
                 node_id = ready.popleft()

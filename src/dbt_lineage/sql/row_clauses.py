@@ -66,34 +66,39 @@ class RowClauses(WalkerBase):
                 edges.absorb_as(found, EdgeKind.WINDOW, node)
 
     def _set_rows(self, scope: Scope, edges: Edges) -> None:
-        pending = [scope]
+        """The rows of a chain of set operations, walked without recursion.
+
+        De-duplication (and the right side of EXCEPT) compares whole rows: every column of
+        each branch it compares is a distinct edge, added once per branch however many
+        operations above it de-duplicate (a long UNION stays linear).
+        """
+        pending: list[tuple[Scope, exp.Expr | None]] = [(scope, None)]
+        compared: dict[int, tuple[Scope, exp.Expr]] = {}
         while pending:
-            current = pending.pop()
+            current, above = pending.pop()  # above: the outermost operation comparing it
             expr = current.expression
             if not (isinstance(expr, exp.SetOperation) and current.set_operation_scopes):
                 edges.merge_side(self.scope_rows(current))
+                if above is not None:
+                    compared.setdefault(id(current), (current, above))
                 continue
             left, right = current.set_operation_scopes
-            pending += [right, left]
             order = expr.args.get("order")
             if order is not None and (expr.args.get("limit") or expr.args.get("fetch")):
                 self._sort_keys(current, order, edges)
             distinct = bool(expr.args.get("distinct"))
-            sides = (
-                [(right, True), (left, distinct)]
-                if isinstance(expr, exp.Except)
-                else [
-                    (left, distinct),
-                    (right, distinct),
-                ]
-            )
             # The edge's expression names the operation; the whole set operation would be
             # the query.
             label = exp.var(expr.key.upper() + ("" if distinct else " ALL"))
-            for side, dedup in sides:
-                if dedup:
-                    for name in self.output_names(side):
-                        edges.absorb_as(self.resolve_output(side, name), DISTINCT, label)
+            right_compared = distinct or isinstance(expr, exp.Except)
+            if above is None:
+                pending.append((right, label if right_compared else None))
+                pending.append((left, label if distinct else None))
+            else:
+                pending += [(right, above), (left, above)]
+        for branch, label in compared.values():
+            for name in self.output_names(branch):
+                edges.absorb_as(self.resolve_output(branch, name), DISTINCT, label)
 
     def _select_rows(self, scope: Scope, expr: exp.Select, edges: Edges) -> None:
         for join in expr.args.get("joins") or []:

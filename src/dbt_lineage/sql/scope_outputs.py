@@ -210,9 +210,16 @@ class ScopeOutputs(WalkerBase):
     def _set_names(self, scope: Scope) -> list[str]:
         expr = scope.expression
         left, right = scope.set_operation_scopes
-        names = self.output_names(left)
         if not expr.args.get("by_name"):
-            return names
+            # a chain of set operations is as deep as it is long: walk down, not recurse
+            while (
+                isinstance(left.expression, exp.SetOperation)
+                and left.set_operation_scopes
+                and not left.expression.args.get("by_name")
+            ):
+                left = left.set_operation_scopes[0]
+            return self.output_names(left)
+        names = self.output_names(left)
         right_names = self.output_names(right)
         side = (expr.text("side") or "").upper()
         if side == "INNER":

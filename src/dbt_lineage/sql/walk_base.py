@@ -260,10 +260,13 @@ def find_source(scope: Scope, name: str) -> Source | None:
 def outer_scope(scope: Scope) -> Scope | None:
     """The scope whose columns ``scope`` may read (a correlated subquery, a LATERAL), or None.
 
-    A CTE or a plain derived table cannot see the query around it.
+    A CTE or a plain derived table cannot see the query that reads it; inside a correlated
+    subquery it sees what that query sees (the levels outside it).
     """
-    if scope.can_be_correlated or scope.is_udtf or scope.is_set_operation:
+    if scope.is_subquery or scope.is_udtf or scope.is_set_operation:
         return scope.parent
+    if scope.can_be_correlated and scope.parent is not None:
+        return outer_scope(scope.parent)
     return None
 
 

@@ -1,0 +1,121 @@
+"""Fuzz ``column_lineage`` with many generated queries and print what it said.
+
+The queries come from the same grammar as ``tests/sql/test_fuzz_column_lineage.py``
+(``tests/sql/sql_grammar.py``), drawn here from a seeded ``random.Random`` (input ``i``
+uses seed ``seed + i``, so any input can be generated again alone). Prints:
+
+- how many inputs, how many were damaged on purpose, and inputs per second;
+- SqlError (refused: SQL that does not parse) for damaged and for grammar SQL;
+- diagnostics: unresolved columns by reason, and notes;
+- exceptions escaping other than SqlError (must be 0), each with its seed;
+- answers a correct engine would not give (the grammar's expectations), each with its seed;
+- warnings sqlglot logged (a user would see them).
+
+Usage::
+
+    python benchmarks/fuzz.py [--count 10000] [--seed 0] [--show 3]
+
+Exits 1 when an exception escaped or an answer was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import logging
+import random
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.sql.sql_grammar import RandomChooser, generate, violations  # noqa: E402
+
+from dbt_lineage.errors import SqlError  # noqa: E402
+from dbt_lineage.sql.column_lineage import column_lineage  # noqa: E402
+
+
+class _Logged(logging.Handler):
+    """Warnings logged while one input runs, with that input's seed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seed = 0
+        self.records: list[tuple[int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append((self.seed, " ".join(record.getMessage().split())))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show", type=int, default=3, help="failing inputs to print")
+    args = parser.parse_args()
+
+    logged = _Logged()
+    sqlglot_logger = logging.getLogger("sqlglot")
+    sqlglot_logger.addHandler(logged)
+    sqlglot_logger.propagate = False
+
+    reasons: collections.Counter[str] = collections.Counter()
+    refused = collections.Counter[str]()
+    escapes: list[tuple[int, str]] = []
+    wrong: list[tuple[int, str]] = []
+    notes = mutated = columns = 0
+    dialects: collections.Counter[str] = collections.Counter()
+    spent = 0.0
+    cpu = time.process_time()
+    for number in range(args.count):
+        seed = args.seed + number
+        case = generate(RandomChooser(random.Random(seed)))
+        dialects[case.dialect] += 1
+        mutated += case.mutated
+        logged.seed = seed
+        started = time.perf_counter()
+        try:
+            lineage = column_lineage(case.sql, dialect=case.dialect, schema=case.schema)
+        except SqlError:
+            spent += time.perf_counter() - started
+            refused["damaged" if case.mutated else "grammar"] += 1
+            continue
+        except Exception as error:  # noqa: BLE001 - counting escapes is the point
+            spent += time.perf_counter() - started
+            escapes.append((seed, f"{type(error).__name__}: {error}"))
+            continue
+        spent += time.perf_counter() - started
+        columns += len(lineage.columns)
+        notes += len(lineage.notes)
+        for reason in lineage.unresolved.values():
+            reasons[reason.split(":", 1)[0]] += 1
+        wrong += [(seed, problem) for problem in violations(case, lineage)]
+
+    print(f"inputs: {args.count} (seeds {args.seed}..{args.seed + args.count - 1}), ", end="")
+    print(f"{mutated} damaged on purpose; dialects: {dict(sorted(dialects.items()))}")
+    print(f"output columns: {columns}")
+    print(f"SqlError: {refused['damaged']} damaged inputs, {refused['grammar']} grammar inputs")
+    print(f"diagnostics: {sum(reasons.values())} unresolved, {notes} notes")
+    for reason, count in reasons.most_common():
+        print(f"  {reason}: {count}")
+    print(f"escaping exceptions (not SqlError): {len(escapes)}")
+    for seed, text in escapes[: args.show]:
+        print(f"  seed {seed}: {text[:200]}")
+    print(f"wrong answers: {len(wrong)}")
+    for seed, text in wrong[: args.show]:
+        print(f"  seed {seed}: {text[:200]}")
+    print(f"sqlglot warnings: {len(logged.records)}")
+    for seed, text in logged.records[: args.show]:
+        print(f"  seed {seed}: {text[:200]}")
+    cpu = time.process_time() - cpu
+    print(
+        f"time: {spent:.1f} s wall in column_lineage ({args.count / spent:.0f} inputs/s), "
+        f"{cpu:.1f} s CPU with generation ({args.count / cpu:.0f} inputs/s)"
+    )
+    return 1 if escapes or wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
