@@ -85,6 +85,32 @@ def pull_request(template_project: Path, tmp_path_factory: pytest.TempPathFactor
     return project
 
 
+@pytest.fixture(scope="module")
+def contract_pr(template_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """customer_contacts gets an enforced contract that still declares masked_email, which
+    its SQL drops; stg_orders drops status, which a data test still tests."""
+    project = copy_project(REPO / "dbt_project_template", tmp_path_factory.mktemp("contract"))
+    shutil.copy(template_project / "shop.duckdb", project / "shop.duckdb")
+    marts = project / "models" / "marts"
+    _edit(marts / "customer_contacts.sql", ",\n    {{ mask_email('email') }} as masked_email", "")
+    _edit(
+        marts / "_marts.yml",
+        "    description: Customers marketing may write to.\n    columns:\n"
+        "      - name: email_hash\n"
+        "        description: MD5 of the email, to match audiences without sharing addresses.\n",
+        "    description: Customers marketing may write to.\n"
+        "    config:\n      contract:\n        enforced: true\n    columns:\n"
+        "      - name: customer_id\n        data_type: integer\n"
+        "      - name: contact_email\n        data_type: varchar\n"
+        "      - name: email_hash\n        data_type: varchar\n"
+        "      - name: masked_email\n        data_type: varchar\n",
+    )
+    _edit(project / "models" / "staging" / "stg_orders.sql", "    status,\n", "")
+    dbt(project, "compile")
+    dbt(project, "docs", "generate")
+    return project
+
+
 def _diff(base: Path, head: Path, *args: str) -> Result:
     return CliRunner().invoke(
         main.cli,
@@ -202,3 +228,20 @@ def test_bad_input_is_one_line(pull_request: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and "--base" in result.stderr
     assert _diff(pull_request, pull_request, "--fail-on", "maybe").exit_code == 2
+
+
+def test_a_broken_contract_and_a_test_on_a_dropped_column_block(
+    template_project: Path, contract_pr: Path
+) -> None:
+    document = _document(template_project, contract_pr)
+    assert document["verdict"] == "block"
+    broken = {
+        (b["reference"]["kind"], b["reference"]["column"]): b for b in document["broken_references"]
+    }
+    contract = broken["contract", "masked_email"]
+    assert contract["node"] == "model.shop.customer_contacts"
+    assert contract["path"] == "models/marts/customer_contacts.sql"
+    test = broken["test", "status"]
+    assert test["node"].startswith("test.shop.accepted_values_stg_orders_status")
+    reader = broken["removed", "status"]
+    assert reader["node"] == "model.shop.int_customer_orders"

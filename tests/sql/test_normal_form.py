@@ -128,8 +128,8 @@ def test_columns_are_inlined_through_ctes_and_stars() -> None:
         "with a as (select id, amount * 100 as cents from shop.ci_pr_42.orders), "
         "b as (select * from a) select id, cents + 1 as total from b"
     )
-    assert found.columns["total"].expression == '(("model.shop.orders".amount * 100)) + 1'
-    assert found.columns["id"].expression == '(("model.shop.orders".id))'
+    assert found.columns["total"].expression == '("model.shop.orders".amount * 100) + 1'
+    assert found.columns["id"].expression == '"model.shop.orders".id'
 
 
 def test_a_changed_cast_differs_only_in_its_typed_form() -> None:

@@ -13,6 +13,7 @@ from dbt_lineage.cli import options
 from dbt_lineage.cli.side_lineage import Side, side_lineage
 from dbt_lineage.errors import DbtLineageError, SelectionError
 from dbt_lineage.files import write_file
+from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
 from dbt_lineage.queries.diff import diff as diff_of
 from dbt_lineage.queries.diff_side import diff_side
@@ -76,15 +77,25 @@ def diff(
             path=head_dir,
         )
     cache = LineageCache(head_dir / CACHE_FILE, read=not no_cache)
-    before = side_lineage(base, option="--base", project_dir=project_dir, cache=cache, jobs=jobs)
-    after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
-    only = _selected(select, before, after) if select else None
-    document = diff_of(
-        diff_side(before.graph, before.manifest),
-        diff_side(after.graph, after.manifest),
-        only=only,
-    )
-    text = _render(document, output_format, before, after)
+    with fewer_collections():
+        before = side_lineage(
+            base, option="--base", project_dir=project_dir, cache=cache, jobs=jobs
+        )
+        after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
+        for option, side in (("--base", before), ("--head", after)):
+            if side.built:
+                click.echo(
+                    f"Lineage of {option} built: {side.resolved} node(s) resolved, "
+                    f"{side.cached} from cache",
+                    err=True,
+                )
+        only = _selected(select, before, after) if select else None
+        document = diff_of(
+            diff_side(before.graph, before.manifest),
+            diff_side(after.graph, after.manifest),
+            only=only,
+        )
+        text = _render(document, output_format, before, after)
     if output_format == "html" and output is None:
         output = str(head_dir / "lineage-diff.html")
     if output is None:

@@ -9,7 +9,7 @@ import typing as t
 def diff_json(document: t.Mapping[str, t.Any]) -> str:
     """The document as indented JSON, keys in the order ``diff`` gives them.
 
-    >>> print(diff_json({"schema_version": 1, "verdict": "info", "changes": []}))
+    >>> print(diff_json({"schema_version": 1, "verdict": "info", "changes": []}), end="")
     {
       "schema_version": 1,
       "verdict": "info",

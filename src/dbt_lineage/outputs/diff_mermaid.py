@@ -37,13 +37,16 @@ def diff_mermaid(
     keep = set(wanted)
     edges: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for node_id in wanted:
-        for graph in graphs:
-            for child, keyed in graph.digraph().succ.get(node_id, {}).items():
-                pair = (node_id, child)
-                if child in keep and pair not in seen and _depends(keyed):
-                    seen.add(pair)
-                    edges.append(pair)
+    order = {node_id: index for index, node_id in enumerate(wanted)}
+    for graph in graphs:
+        for edge in graph.edges:
+            if edge.type is not EdgeType.DEPENDS or edge.source not in keep:
+                continue
+            pair = (str(edge.source), str(edge.target))
+            if pair[1] in keep and pair not in seen:
+                seen.add(pair)
+                edges.append(pair)
+    edges.sort(key=lambda pair: (order[pair[0]], order[pair[1]]))
     total = len(edges)
     shown = edges[:max_edges]
     while True:
@@ -94,7 +97,3 @@ def _label(node_id: str, graphs: t.Sequence[LineageGraph]) -> str:
         if node is not None:
             return node.name
     return node_id
-
-
-def _depends(keyed: t.Mapping[t.Any, t.Mapping[str, t.Any]]) -> bool:
-    return any(data["edge"].type is EdgeType.DEPENDS for data in keyed.values())

@@ -49,7 +49,7 @@ def column_changes(
     >>> column_changes({"a": F("x", "x"), "b": F("y", "y"), "c": F("CAST(z AS INT)", "z?")},
     ...                {"a2": F("x", "x"), "b": F("y + 1", "y + 1"),
     ...                 "c": F("CAST(z AS TEXT)", "z?"), "d": F("w", "w")})
-    {'a2': 'renamed_from:a', 'b': 'logic', 'c': 'retyped', 'd': 'added'}
+    {'b': 'logic', 'c': 'retyped', 'a2': 'renamed_from:a', 'd': 'added'}
     """
     base_by = {name.casefold(): name for name in base}
     head_by = {name.casefold(): name for name in head}

@@ -42,7 +42,7 @@ def diff(
         "unknown"}`` as the README's ``dbt-lineage diff`` section documents.
     """
     changes = node_changes(base, head, only=only)
-    impacted = diff_impact(changes, base.graph, head.graph)
+    impacted = diff_impact(changes, base, head)
     broken = broken_references(changes, base, head)
     unknown = [
         {"node": change.node, "reason": "; ".join(change.reasons) or "not classified"}

@@ -15,8 +15,9 @@ import collections
 import dataclasses
 import typing as t
 
-from dbt_lineage.graph.model import EdgeType, ExposureNode, LineageGraph, NodeType
+from dbt_lineage.graph.model import ExposureNode, NodeType
 from dbt_lineage.queries.column_changes import LOGIC, REMOVED, RENAMED_PREFIX, RETYPED
+from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.node_changes import NodeChange
 from dbt_lineage.types import ColumnRef
 
@@ -53,15 +54,13 @@ class Impacted:
     exposures: tuple[ImpactedExposure, ...]
 
 
-def diff_impact(
-    changes: t.Sequence[NodeChange], base: LineageGraph, head: LineageGraph
-) -> Impacted:
+def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide) -> Impacted:
     """Walk downstream from every changed column and every wholly changed node.
 
     Args:
         changes: from ``node_changes``.
-        base: the base side's graph (removed and renamed columns are walked there).
-        head: the head side's graph.
+        base: the base side (removed and renamed columns are walked on its graph).
+        head: the head side.
     """
     reached: dict[ColumnRef, ImpactedColumn] = {}
     relations: dict[str, int] = {}
@@ -85,11 +84,11 @@ def diff_impact(
             elif what.startswith(RENAMED_PREFIX):
                 base_starts.append(ColumnRef(node, what[len(RENAMED_PREFIX) :]))
     changed = {change.node for change in changes}
-    for graph, starts, whole in ((head, head_starts, whole_head), (base, base_starts, whole_base)):
-        _downstream_of(graph, whole, reached, relations)
+    for side, starts, whole in ((head, head_starts, whole_head), (base, base_starts, whole_base)):
+        _downstream_of(side, whole, reached, relations)
         for node_id in whole:
-            starts.extend(ColumnRef(node_id, name) for name in graph.columns.get(node_id, {}))
-        _walk(graph, starts, reached, relations)
+            starts.extend(ColumnRef(node_id, name) for name in side.graph.columns.get(node_id, {}))
+        _walk(side, starts, reached, relations)
     for ref in list(reached):
         if ref.node_id in changed and reached[ref].distance == 0:
             del reached[ref]
@@ -107,56 +106,50 @@ def diff_impact(
 
 
 def _walk(
-    graph: LineageGraph,
+    side: DiffSide,
     starts: t.Iterable[ColumnRef],
     reached: dict[ColumnRef, ImpactedColumn],
     relations: dict[str, int],
 ) -> None:
     """Breadth-first from ``starts`` along value-changing and row-set edges."""
-    successors = graph.digraph().succ
+    columns = side.graph.columns
+    direct, indirect = side.index.direct_out, side.index.indirect_out
     distance: dict[ColumnRef, int] = {ref: 0 for ref in starts}
     queue = collections.deque(distance)
     while queue:
         ref = queue.popleft()
         level = distance[ref] + 1
-        for other, keyed in successors.get(ref, {}).items():
-            for data in keyed.values():
-                edge = data["edge"]
-                kind = edge.kind.value if edge.kind is not None else edge.type.value
-                if edge.changes_values:
-                    targets = [other]
-                elif edge.type is EdgeType.INDIRECT and isinstance(other, str):
-                    targets = [ColumnRef(other, name) for name in graph.columns.get(other, {})]
-                else:
+        for edge in (*direct.get(ref, ()), *indirect.get(ref, ())):
+            kind = edge.kind.value if edge.kind is not None else edge.type.value
+            other = edge.target
+            if isinstance(other, ColumnRef):
+                targets = [other]
+            else:
+                targets = [ColumnRef(other, name) for name in columns.get(other, {})]
+            for target in targets:
+                if target in distance:
                     continue
-                for target in targets:
-                    if target in distance:
-                        continue
-                    distance[target] = level
-                    queue.append(target)
-                    _keep(reached, relations, ImpactedColumn(target, level, ref, kind))
+                distance[target] = level
+                queue.append(target)
+                _keep(reached, relations, ImpactedColumn(target, level, ref, kind))
 
 
 def _downstream_of(
-    graph: LineageGraph,
+    side: DiffSide,
     nodes: t.Iterable[str],
     reached: dict[ColumnRef, ImpactedColumn],
     relations: dict[str, int],
 ) -> None:
     """Every column of every relation downstream of ``nodes`` (by dependency edges)."""
-    successors = graph.digraph().succ
+    graph, readers = side.graph, side.index.depends_out
     for start in nodes:
         seen = {start: 0}
         queue = collections.deque([start])
         while queue:
             parent = queue.popleft()
-            for child, keyed in successors.get(parent, {}).items():
-                if not isinstance(child, str) or child in seen:
-                    continue
-                if not any(d["edge"].type is EdgeType.DEPENDS for d in keyed.values()):
-                    continue
+            for child in readers.get(parent, ()):
                 node = graph.nodes.get(child)
-                if node is None or node.type is NodeType.EXPOSURE:
+                if child in seen or node is None or node.type is NodeType.EXPOSURE:
                     continue
                 seen[child] = seen[parent] + 1
                 queue.append(child)
@@ -178,15 +171,12 @@ def _keep(
     relations[node_id] = min(relations.get(node_id, impacted.distance), impacted.distance)
 
 
-def _exposures(
-    readers: set[str], base: LineageGraph, head: LineageGraph
-) -> tuple[ImpactedExposure, ...]:
+def _exposures(readers: set[str], base: DiffSide, head: DiffSide) -> tuple[ImpactedExposure, ...]:
     found: dict[str, ImpactedExposure] = {}
-    for graph in (head, base):
-        successors = graph.digraph().succ
+    for side in (head, base):
         for node_id in readers:
-            for child in successors.get(node_id, {}):
-                node = graph.nodes.get(child) if isinstance(child, str) else None
+            for child in side.index.exposures_of.get(node_id, ()):
+                node = side.graph.nodes.get(child)
                 if isinstance(node, ExposureNode) and child not in found:
                     found[child] = ImpactedExposure(
                         child, node.name, node.exposure_type, node.owner_name, node.owner_email

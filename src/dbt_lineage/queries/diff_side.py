@@ -5,11 +5,12 @@ about each node that lineage does not keep: compiled SQL, config, docs, contract
 from __future__ import annotations
 
 import dataclasses
-import json
+import functools
 import typing as t
 
 from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
 from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.queries.edge_index import EdgeIndex, edge_index
 from dbt_lineage.resolve.relations import relation_index
 from dbt_lineage.sql.dialects import dialect_for
 
@@ -29,12 +30,13 @@ class NodeFacts:
     path: str
     sql: str | None
     checksum: str
-    config: str
-    """The config as written (``unrendered_config``), as sorted JSON."""
-    docs: str
-    """Description, meta, tags and column docs, as sorted JSON."""
+    config: dict[str, t.Any]
+    """The config as written (``unrendered_config``), without where the relation lives."""
+    docs: tuple[t.Any, ...]
+    """Description, meta, tags and column docs (compared whole)."""
     depends_on: tuple[str, ...]
     relation_name: str
+    ephemeral: bool = False
     contract_enforced: bool = False
     declared: dict[str, str] = dataclasses.field(default_factory=dict)
     """YAML columns, name -> declared data type ('' when none)."""
@@ -51,14 +53,36 @@ class DiffSide:
     nodes: dict[str, NodeFacts]
     tests: dict[str, list[tuple[str, str]]]
     """Node id -> (test id, column) of the data tests on one of its columns."""
-    _index: t.Any = None
     _relations: dict[str, ManifestNode] = dataclasses.field(default_factory=dict)
 
-    def relation(self, parts: tuple[str, ...], among: t.Collection[str] = ()) -> str | None:
-        """The unique id a relation name (normalised parts) refers to on this side."""
-        if self._index is None:
-            self._index = relation_index(self._relations.values(), self.dialect)
-        return self._index.lookup(parts, among)
+    @functools.cached_property
+    def index(self) -> EdgeIndex:
+        """The graph's edges by endpoint (cheaper to build than its networkx index)."""
+        return edge_index(self.graph)
+
+    def reads(self, node_id: str) -> tuple[str, ...]:
+        """The relations a node's compiled SQL names: itself, what it depends on, and what
+        the ephemeral models it inlines depend on."""
+        found = {node_id: None}
+        stack = list(self.nodes[node_id].depends_on) if node_id in self.nodes else []
+        while stack:
+            other = stack.pop()
+            if other in found:
+                continue
+            found[other] = None
+            facts = self.nodes.get(other)
+            if facts is not None and facts.ephemeral:
+                stack.extend(facts.depends_on)
+        return tuple(found)
+
+    def relations(self, among: t.Collection[str]) -> t.Callable[[tuple[str, ...]], str | None]:
+        """What a relation name (normalised parts) refers to among ``among`` (a node's
+        dependencies and itself): indexing only those keeps a diff of a few nodes cheap."""
+        index = relation_index(
+            [self._relations[node_id] for node_id in among if node_id in self._relations],
+            self.dialect,
+        )
+        return lambda parts: index.lookup(parts, among)
 
 
 def diff_side(graph: LineageGraph, manifest: Manifest) -> DiffSide:
@@ -87,15 +111,15 @@ def diff_side(graph: LineageGraph, manifest: Manifest) -> DiffSide:
 
 
 def _facts(node: ManifestNode) -> NodeFacts:
-    docs = {
-        "description": node.description,
-        "meta": node.meta,
-        "tags": node.tags,
-        "columns": {
-            name: [column.description, column.meta, column.tags, column.data_type]
+    docs = (
+        node.description,
+        node.meta,
+        node.tags,
+        {
+            name: (column.description, column.meta, column.tags, column.data_type)
             for name, column in node.columns.items()
         },
-    }
+    )
     hints = {}
     for column in node.columns.values():
         old = column.meta.get("renamed_from")
@@ -106,17 +130,12 @@ def _facts(node: ManifestNode) -> NodeFacts:
         path=node.original_file_path,
         sql=node.compiled_code,
         checksum=str(node.checksum.get("checksum", "")),
-        config=_json(
-            {k: v for k, v in node.unrendered_config.items() if k not in _ENVIRONMENT_KEYS}
-        ),
-        docs=_json(docs),
+        config={k: v for k, v in node.unrendered_config.items() if k not in _ENVIRONMENT_KEYS},
+        docs=docs,
         depends_on=tuple(node.depends_on.nodes),
         relation_name=node.relation_name or "",
+        ephemeral=node.is_ephemeral,
         contract_enforced=node.contract.enforced,
         declared={column.name: column.data_type or "" for column in node.columns.values()},
         renamed_from=hints,
     )
-
-
-def _json(value: t.Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))

@@ -214,7 +214,7 @@ def _plain(node_id: str, facts: NodeFacts, side: DiffSide) -> str:
     """The SQL text with the relation names it reads replaced by their unique ids."""
     text = facts.sql or ""
     names = {}
-    for other in (*facts.depends_on, node_id):
+    for other in side.reads(node_id):
         found = side.nodes.get(other)
         if found is not None and found.relation_name:
             names[found.relation_name] = other
@@ -224,8 +224,7 @@ def _plain(node_id: str, facts: NodeFacts, side: DiffSide) -> str:
 
 
 def _tree(node_id: str, facts: NodeFacts, side: DiffSide) -> NormalTree:
-    among = (*facts.depends_on, node_id)
-    return normal_form(facts.sql or "", side.dialect, lambda parts: side.relation(parts, among))
+    return normal_form(facts.sql or "", side.dialect, side.relations(side.reads(node_id)))
 
 
 def _schema(tree: NormalTree, side: DiffSide) -> dict[str, dict[str, str]]:

@@ -16,6 +16,8 @@ changed filter on a column defined three CTEs up still shows.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 import typing as t
 
 from sqlglot import exp
@@ -28,11 +30,24 @@ from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
 
 
-class ColumnForm(t.NamedTuple):
-    """One output column's inlined expression, with and without its CAST types."""
+class ColumnForm:
+    """One output column's inlined expression, with and without its CAST types (the latter
+    made only when asked: it is needed only where two expressions differ)."""
 
-    expression: str
-    untyped: str
+    __slots__ = ("expression", "_untyped")
+
+    def __init__(self, expression: str, untyped: str | t.Callable[[], str]) -> None:
+        self.expression = expression
+        self._untyped = untyped
+
+    @property
+    def untyped(self) -> str:
+        if callable(self._untyped):
+            self._untyped = self._untyped()
+        return self._untyped
+
+    def __repr__(self) -> str:
+        return f"ColumnForm({self.expression!r})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +89,7 @@ def inlined_columns(
     mapping = {table: dict(columns) for table, columns in schema.items() if columns}
     try:
         qualified = qualify(
-            tree.tree.copy(),
+            tree.tree,  # ours: normal_form made it for this comparison only
             dialect=glot,
             schema=mapping,
             validate_qualify_columns=False,
@@ -88,7 +103,10 @@ def inlined_columns(
         raise SqlError("not a query")
     inliner = _Inliner(glot)
     columns = {
-        name: ColumnForm(inliner.column(root, name, True), inliner.column(root, name, False))
+        name: ColumnForm(
+            inliner.column(root, name, True),
+            functools.partial(inliner.column, root, name, False),
+        )
         for name in _output_names(root)
     }
     return InlinedColumns(_rows(root, inliner), columns)
@@ -105,11 +123,16 @@ def _output_names(scope: Scope) -> list[str]:
     return [projection.alias_or_name for projection in expression.expressions]
 
 
+_SIMPLE = re.compile(r'^("[^"]*"\.)?[\w$]+$')
+"""A bare column reference: passed through a CTE it needs no parentheses, so that a CTE
+that only passes columns on changes nothing."""
+
+
 class _Inliner:
     """Inlines column references scope by scope, each (scope, column) once."""
 
     def __init__(self, glot: t.Any) -> None:
-        self.glot = glot
+        self.generator = glot.generator(comments=False)
         self.done: dict[tuple[int, str, bool], str] = {}
         self.busy: set[tuple[int, str, bool]] = set()
 
@@ -148,32 +171,59 @@ class _Inliner:
         return f"<missing {name}>"
 
     def render(self, scope: Scope, expression: exp.Expr, typed: bool) -> str:
-        copy = expression.copy()
-        columns = [copy] if isinstance(copy, exp.Column) else list(copy.find_all(exp.Column))
-        for column in columns:
-            source = scope.sources.get(column.table)
-            if not column.table and len(scope.selected_sources) == 1:
-                source = next(iter(scope.selected_sources.values()))[1]
-            if isinstance(source, Scope):
-                text = f"({self.column(source, column.name, typed)})"
-            elif isinstance(source, exp.Table):
-                text = f'"{source.name}".{column.name}'
-            else:
-                continue
-            if column is copy:
-                copy = exp.var(text)
-            else:
-                column.replace(exp.var(text))
-        if not typed:
-            for data_type in list(copy.find_all(exp.DataType)):
-                if data_type is copy:
-                    copy = exp.var("?")
-                else:
-                    data_type.replace(exp.var("?"))
+        """``expression``'s SQL with its column references inlined (and, untyped, its types
+        blanked). The references are swapped for their text in place and put back after:
+        copying every expression would cost more than generating it."""
+        if isinstance(expression, exp.Column):
+            text = self._reference(scope, expression, typed)
+            return text if text is not None else self._sql(expression)
+        if not typed and isinstance(expression, exp.DataType):
+            return "?"
+        swapped: list[tuple[exp.Expr, exp.Expr]] = []
         try:
-            return copy.sql(dialect=self.glot, comments=False)
+            for column in list(expression.find_all(exp.Column)):
+                text = self._reference(scope, column, typed)
+                if text is not None:
+                    swapped.append((column, column.replace(exp.var(text))))
+            if not typed:
+                for data_type in list(expression.find_all(exp.DataType)):
+                    swapped.append((data_type, data_type.replace(exp.var("?"))))
+            return self._sql(expression)
+        finally:
+            for original, stand_in in reversed(swapped):
+                stand_in.replace(original)
+
+    def _reference(self, scope: Scope, column: exp.Column, typed: bool) -> str | None:
+        """The inlined text of one column reference, or None when its source is unknown."""
+        source = scope.sources.get(column.table)
+        if not column.table and len(scope.selected_sources) == 1:
+            source = next(iter(scope.selected_sources.values()))[1]
+        if isinstance(source, Scope):
+            inner = self.column(source, column.name, typed)
+            return inner if _SIMPLE.match(inner) or _wrapped(inner) else f"({inner})"
+        if isinstance(source, exp.Table):
+            return f'"{source.name}".{column.name}'
+        return None
+
+    def _sql(self, expression: exp.Expr) -> str:
+        try:
+            # copy=False: the tree is ours, and render() puts back what it swapped.
+            return self.generator.generate(expression, copy=False)
         except RecursionError:
-            return f"<{copy.key} nested too deep>"
+            return f"<{expression.key} nested too deep>"
+
+
+def _wrapped(text: str) -> bool:
+    """Whether ``text`` is one parenthesised whole, as ``(a + b)`` (not ``(a) + (b)``)."""
+    if not text.startswith("(") or not text.endswith(")"):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0:
+            return index == len(text) - 1
+    return False
 
 
 def _rows(root: Scope, inliner: _Inliner) -> dict[str, str]:

@@ -29,7 +29,7 @@ class NormalTree:
     """A parsed query with its relations named by unique id, and its text without comments.
 
     ``tree`` is the sqlglot tree (opaque outside ``sql/``); pass the whole object to
-    ``inlined_columns``.
+    ``inlined_columns``, once: it qualifies the tree in place.
     """
 
     text: str

@@ -1,0 +1,137 @@
+"""Benchmark ``dbt-lineage diff`` on two synthetic 1,000-model projects with 20 changed models.
+
+The base is a synthetic project (``synth_dbt``, with a catalog); the head is a copy whose
+manifest has 20 models changed (each wrapped in a filter: a breaking change). Prints:
+
+- cold: ``dbt-lineage diff`` as a whole process with no lineage.json and no cache on either
+  side (both sides resolved; the second mostly from the cache the first just filled),
+  median wall seconds; floor 20 s;
+- warm: the same again, both sides' lineage.json current, median wall seconds; floor 3 s;
+- the Markdown comment's length for the 20-model change, and for a huge change (every
+  staging model changed, so nearly everything is impacted); floor 60,000 characters.
+
+Usage::
+
+    python benchmarks/bench_diff.py [--models 1000] [--changed 20] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+
+from benchkit.process import Run, run_measured
+from benchkit.stats import median
+from synth_dbt import generate_project
+
+HERE = Path(__file__).resolve().parent
+FLOORS = {"cold": 20.0, "warm": 3.0, "markdown": 60_000}
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=1000, help="models per project")
+    parser.add_argument("--changed", type=int, default=20, help="models changed in the head")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each diff (median)")
+    parser.add_argument("--seed", type=int, default=0, help="generator and change seed")
+    parser.add_argument("--out", default=str(HERE / "out" / "diff"), help="where to write")
+    parser.add_argument(
+        "--dbt-lineage",
+        default=str(Path(sys.executable).parent / "dbt-lineage"),
+        help="the dbt-lineage executable (default: beside this Python)",
+    )
+    return parser.parse_args(argv)
+
+
+def _head(base: Path, head: Path, changed: list[str]) -> None:
+    """Copy ``base`` to ``head`` with ``changed`` models' compiled SQL wrapped in a filter."""
+    if head.exists():
+        shutil.rmtree(head)
+    (head / "target").mkdir(parents=True)
+    for name in ("catalog.json",):
+        if (base / "target" / name).is_file():
+            shutil.copy(base / "target" / name, head / "target" / name)
+    manifest = json.loads((base / "target" / "manifest.json").read_text())
+    for node_id in changed:
+        node = manifest["nodes"][node_id]
+        node["compiled_code"] = (
+            f"select * from (\n{node['compiled_code']}\n) as bench_changed where 1 = 1"
+        )
+        node["checksum"] = {"name": "sha256", "checksum": f"changed-{node_id}"}
+    (head / "target" / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _clean(*projects: Path) -> None:
+    for project in projects:
+        for name in ("lineage.json", "dbt_lineage_cache.json.gz"):
+            (project / "target" / name).unlink(missing_ok=True)
+
+
+def _diff(args: argparse.Namespace, base: Path, head: Path, *extra: str) -> Run:
+    cmd = [args.dbt_lineage, "diff", "--base", str(base / "target"),
+           "--head", str(head / "target"), "--project-dir", str(head), *extra]  # fmt: skip
+    run = run_measured(cmd)
+    if run.returncode != 0:
+        raise SystemExit(f"`{' '.join(cmd)}` failed ({run.returncode}):\n{run.output[-2000:]}")
+    return run
+
+
+def _markdown(args: argparse.Namespace, base: Path, head: Path) -> str:
+    path = head / "diff.md"
+    _diff(args, base, head, "--format", "markdown", "--output", str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    out = Path(args.out)
+    base, head, huge = out / "base", out / "head", out / "huge"
+    summary = generate_project(args.models, base, seed=args.seed, with_catalog=True)
+    manifest = json.loads((base / "target" / "manifest.json").read_text())
+    models = sorted(k for k, v in manifest["nodes"].items() if v["resource_type"] == "model")
+    rng = random.Random(args.seed)
+    _head(base, head, rng.sample(models, args.changed))
+    staging = [m for m in models if ".stg_" in m] or models[: len(models) // 3]
+    _head(base, huge, staging)
+    print(f"{summary.n_models if hasattr(summary, 'n_models') else args.models} models; "
+          f"{args.changed} changed in the head; {len(staging)} in the huge change")  # fmt: skip
+    cold, warm = [], []
+    for _ in range(args.repeat):
+        _clean(base, head)
+        cold.append(_diff(args, base, head, "--format", "json", "--output", str(out / "d.json")))
+        warm.append(_diff(args, base, head, "--format", "json", "--output", str(out / "d.json")))
+    document = json.loads((out / "d.json").read_text())
+    classes: dict[str, int] = {}
+    for change in document["changes"]:
+        classes[change["class"]] = classes.get(change["class"], 0) + 1
+    print(f"verdict {document['verdict']}; changes by class {classes}; impacted: "
+          f"{len(document['impacted']['models'])} models, "
+          f"{len(document['impacted']['columns'])} columns")  # fmt: skip
+    figures = {
+        "cold": median([r.seconds for r in cold]),
+        "warm": median([r.seconds for r in warm]),
+    }
+    print(f"cold diff: {figures['cold']:.2f} s wall (CPU {median([r.cpu_s for r in cold]):.2f} s, "
+          f"peak RSS {max(r.max_rss_mb for r in cold):.0f} MB), floor {FLOORS['cold']:.0f} s")  # fmt: skip
+    print(f"warm diff: {figures['warm']:.2f} s wall (CPU {median([r.cpu_s for r in warm]):.2f} s), "
+          f"floor {FLOORS['warm']:.0f} s")  # fmt: skip
+    small = _markdown(args, base, head)
+    _clean(huge)
+    large = _markdown(args, base, huge)
+    print(f"markdown: {len(small):,} chars for {args.changed} changed models; {len(large):,} "
+          f"chars for the huge change (floor {FLOORS['markdown']:,})")  # fmt: skip
+    ok = (
+        figures["cold"] <= FLOORS["cold"]
+        and figures["warm"] <= FLOORS["warm"]
+        and max(len(small), len(large)) <= FLOORS["markdown"]
+    )
+    print("floors met" if ok else "FLOORS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
