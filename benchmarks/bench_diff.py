@@ -90,14 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     out = Path(args.out)
     base, head, huge = out / "base", out / "head", out / "huge"
-    summary = generate_project(args.models, base, seed=args.seed, with_catalog=True)
+    generate_project(args.models, base, seed=args.seed, with_catalog=True)
     manifest = json.loads((base / "target" / "manifest.json").read_text())
     models = sorted(k for k, v in manifest["nodes"].items() if v["resource_type"] == "model")
     rng = random.Random(args.seed)
     _head(base, head, rng.sample(models, args.changed))
     staging = [m for m in models if ".stg_" in m] or models[: len(models) // 3]
     _head(base, huge, staging)
-    print(f"{summary.n_models if hasattr(summary, 'n_models') else args.models} models; "
+    print(f"{args.models} models; "
           f"{args.changed} changed in the head; {len(staging)} in the huge change")  # fmt: skip
     cold, warm = [], []
     for _ in range(args.repeat):
@@ -115,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         "cold": median([r.seconds for r in cold]),
         "warm": median([r.seconds for r in warm]),
     }
-    print(f"cold diff: {figures['cold']:.2f} s wall (CPU {median([r.cpu_s for r in cold]):.2f} s, "
-          f"peak RSS {max(r.max_rss_mb for r in cold):.0f} MB), floor {FLOORS['cold']:.0f} s")  # fmt: skip
-    print(f"warm diff: {figures['warm']:.2f} s wall (CPU {median([r.cpu_s for r in warm]):.2f} s), "
+    cold_cpu, warm_cpu = median([r.cpu_s for r in cold]), median([r.cpu_s for r in warm])
+    peak = max(r.max_rss_mb for r in cold)
+    print(f"cold diff: {figures['cold']:.2f} s wall (CPU {cold_cpu:.2f} s, peak RSS "
+          f"{peak:.0f} MB), floor {FLOORS['cold']:.0f} s")  # fmt: skip
+    print(f"warm diff: {figures['warm']:.2f} s wall (CPU {warm_cpu:.2f} s), "
           f"floor {FLOORS['warm']:.0f} s")  # fmt: skip
     small = _markdown(args, base, head)
     _clean(huge)

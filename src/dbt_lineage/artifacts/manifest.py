@@ -84,6 +84,12 @@ class ManifestNode(ArtifactModel):
     """The config as the project wrote it, before rendering: the same in every environment
     (``dbt-lineage diff`` tells config-only changes by it)."""
 
+    @pydantic.field_validator("contract", "unrendered_config", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: t.Any) -> t.Any:
+        """A null where dbt usually writes an object means an empty one."""
+        return {} if value is None else value
+
     @property
     def materialized(self) -> str:
         return self.config.materialized or ""

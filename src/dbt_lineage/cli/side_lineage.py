@@ -7,7 +7,9 @@ so the next diff of the same artifacts reads it instead of resolving again.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -89,6 +91,7 @@ def side_lineage(
 def _alone(path: Path) -> Path:
     """A directory where ``path`` (a manifest under another name) is ``manifest.json``."""
     folder = Path(tempfile.mkdtemp(prefix="dbt-lineage-diff-"))
+    atexit.register(shutil.rmtree, folder, True)
     (folder / "manifest.json").symlink_to(path.resolve())
     return folder
 
