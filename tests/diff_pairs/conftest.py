@@ -64,9 +64,16 @@ def _build(template: Path, pair: Pair, shared_base: Path) -> BuiltPair:
 
 
 @pytest.fixture(scope="session")
-def diff_pairs(template_project: Path) -> dict[str, BuiltPair]:
-    """Every pair of ``PAIRS``, by name; two dbt processes at a time."""
+def diff_pairs(request: pytest.FixtureRequest, template_project: Path) -> dict[str, BuiltPair]:
+    """The pairs this session's tests use (all of ``PAIRS`` unless ``-k`` picks some), by
+    name; two dbt processes at a time."""
+    wanted = {
+        item.callspec.params["built"]
+        for item in request.session.items
+        if "built" in getattr(getattr(item, "callspec", None), "params", {})
+    }
+    pairs = [pair for pair in PAIRS if pair.name in wanted]
     shared_base = _compiled(template_project, "pair_base")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        built = pool.map(lambda pair: _build(template_project, pair, shared_base), PAIRS)
+        built = pool.map(lambda pair: _build(template_project, pair, shared_base), pairs)
         return {b.pair.name: b for b in built}

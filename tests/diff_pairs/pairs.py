@@ -113,6 +113,10 @@ class Pair:
     impacted_columns: frozenset[tuple[str, str]] = frozenset()
     impacted_exposures: frozenset[str] = frozenset()
     other_changes: bool = True  # may other nodes be listed as changed?
+    # columns downstream that must not be impacted (they do not read the change)
+    not_impacted: frozenset[tuple[str, str]] = frozenset()
+    # nodes whose SQL changed without changing their data: listed as `none`, or not at all
+    same_data: frozenset[str] = frozenset()
     schema: str | None = None  # head built in this target schema (environment noise)
 
 
@@ -140,6 +144,16 @@ PAIRS: tuple[Pair, ...] = (
         node=STG_ORDERS,
         node_class="partial",
         columns={"ordered_on": "renamed_from:order_date"},
+        # int_customer_orders follows the rename: it returns the same data, so nothing
+        # downstream of it changes
+        same_data=frozenset({"model.shop.int_customer_orders"}),
+        not_impacted=frozenset(
+            {
+                ("model.shop.int_customer_orders", "order_date"),
+                ("model.shop.orders", "order_date"),
+                ("model.shop.fct_daily_revenue", "revenue"),
+            }
+        ),
     ),
     Pair(
         "rename_without_downstream_update",
@@ -173,6 +187,9 @@ PAIRS: tuple[Pair, ...] = (
             }
         ),
         impacted_exposures=frozenset({EXPOSURE}),
+        not_impacted=frozenset(
+            {("model.shop.orders", "order_id"), ("model.shop.customers", "first_name")}
+        ),
     ),
     Pair(
         "logic_change",
@@ -198,6 +215,9 @@ PAIRS: tuple[Pair, ...] = (
             }
         ),
         impacted_exposures=frozenset({EXPOSURE}),
+        not_impacted=frozenset(
+            {("model.shop.customers", "first_name"), ("model.shop.customers", "lifetime_value")}
+        ),
     ),
     Pair(
         "removed_filter",
@@ -265,6 +285,7 @@ PAIRS: tuple[Pair, ...] = (
                 ("model.shop.customers", "email"),
             }
         ),
+        not_impacted=frozenset({("model.shop.customers", "first_name")}),
     ),
     Pair(
         "drop_unused_column",

@@ -95,6 +95,11 @@ def test_verdict_and_changed_node(built: BuiltPair) -> None:
         assert set(change["columns"].values()) <= pair.only_columns_of, change["columns"]
     if not pair.other_changes:
         assert set(changes) == {pair.node}, "no other node changed"
+    # no pair edits a source: a source column known only from how a model reads it
+    # does not vanish when the model stops reading it
+    assert [n for n in changes if n.startswith("source.")] == []
+    for node in pair.same_data:
+        assert changes.get(node, {"class": "none"})["class"] == "none", changes[node]
 
 
 def test_what_blocks(built: BuiltPair) -> None:
@@ -109,12 +114,17 @@ def test_what_blocks(built: BuiltPair) -> None:
     if pair.verdict == "unknown":
         assert pair.node in {u["node"] for u in document["unknown"]}
         assert all(u["reason"] for u in document["unknown"])
+    reasons = [u["reason"] for u in document["unknown"]]
+    reasons += [r for c in document["changes"] for r in c["reasons"]]
+    for reason in reasons:
+        assert not re.search(r"[\x00-\x1f]", reason), f"control characters in {reason!r}"
 
 
 def test_what_is_impacted(built: BuiltPair) -> None:
     pair, document = built.pair, _document(built)
     columns = {(c["node"], c["column"]) for c in document["impacted"]["columns"]}
     assert pair.impacted_columns <= columns, sorted(pair.impacted_columns - columns)
+    assert not pair.not_impacted & columns, sorted(pair.not_impacted & columns)
     exposures = {e["node"]: e for e in document["impacted"]["exposures"]}
     assert pair.impacted_exposures <= set(exposures)
     for node in pair.impacted_exposures:
