@@ -150,7 +150,8 @@ def main() -> None:
             f"(median of {args.runs}; first run {figures['hook_first_run_s']:.3f} s); "
             f"run phase {figures['run_enabled_median_s']:.2f} s enabled vs "
             f"{figures['run_disabled_median_s']:.2f} s disabled; "
-            f"wall {figures['wall_enabled_median_s']:.2f} s vs {figures['wall_disabled_median_s']:.2f} s",
+            f"wall {figures['wall_enabled_median_s']:.2f} s vs "
+            f"{figures['wall_disabled_median_s']:.2f} s",
             flush=True,
         )
 

@@ -124,7 +124,7 @@ class DbtProject:
             try:
                 cur = con.execute(sql)
                 names = [d[0] for d in cur.description]
-                return [dict(zip(names, r)) for r in cur.fetchall()]
+                return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
             finally:
                 con.close()
         import psycopg2
@@ -134,7 +134,7 @@ class DbtProject:
             with con.cursor() as cur:
                 cur.execute(sql)
                 names = [d[0] for d in cur.description]
-                return [dict(zip(names, r)) for r in cur.fetchall()]
+                return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
         finally:
             con.close()
 

@@ -15,7 +15,8 @@ P = "dbt_lineage_integration_tests"
 
 
 def short(unique_id: str) -> str:
-    """model.pkg.orders -> orders; test.pkg.unique_orders_order_id.fed79b3a6e -> unique_orders_order_id"""
+    """model.pkg.orders -> orders;
+    test.pkg.unique_orders_order_id.fed79b3a6e -> unique_orders_order_id"""
     parts = unique_id.split(".")
     return parts[2] if parts[0] == "test" else parts[-1]
 
@@ -151,7 +152,8 @@ def test_purge_history_deletes_only_old_invocations(duckdb_shop):
 
     con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
     con.execute(
-        f"update shop_lineage.lineage_invocations set started_at = started_at - interval 40 day where invocation_id = '{old}'"
+        "update shop_lineage.lineage_invocations set started_at = started_at - interval 40 day "
+        f"where invocation_id = '{old}'"
     )
     con.close()
 

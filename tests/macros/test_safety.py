@@ -60,7 +60,8 @@ def test_ten_thousand_results_are_written(duckdb_shop):
     out = duckdb_shop.operation_json("record_fake_run", {"n": 10000, "text": "n"})
     inv = out["invocation_id"]
     assert duckdb_shop.query(
-        f"select count(*), count(distinct unique_id) from shop_lineage.lineage_node_runs where invocation_id = '{inv}'"
+        "select count(*), count(distinct unique_id) from shop_lineage.lineage_node_runs "
+        f"where invocation_id = '{inv}'"
     ) == [(10000, 10000)]
     assert duckdb_shop.query(
         f"select count(*) from shop_lineage.lineage_run_inputs where invocation_id = '{inv}'"

@@ -62,7 +62,7 @@ def broken_references(
         head: the head side.
     """
     # Nodes whose SQL changed: what they read in base says nothing of what they read now.
-    modified = {change.node for change in changes if change.klass not in ("metadata", "none")}
+    modified = {change.node for change in changes if change.reads_differently}
     found: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
     for change in changes:
         for gone, kind, new_name in _gone(change, base.graph):

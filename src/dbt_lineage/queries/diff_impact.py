@@ -68,6 +68,7 @@ def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide)
     base_starts: list[ColumnRef] = []
     whole_head: list[str] = []
     whole_base: list[str] = []
+    renamed: list[ColumnRef] = []
     for change in changes:
         node = change.node
         if change.change == "removed":
@@ -82,13 +83,17 @@ def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide)
             elif what == REMOVED:
                 base_starts.append(ColumnRef(node, name))
             elif what.startswith(RENAMED_PREFIX):
-                base_starts.append(ColumnRef(node, what[len(RENAMED_PREFIX) :]))
+                renamed.append(ColumnRef(node, what[len(RENAMED_PREFIX) :]))
     changed = {change.node for change in changes}
     for side, starts, whole in ((head, head_starts, whole_head), (base, base_starts, whole_base)):
         _downstream_of(side, whole, reached, relations)
         for node_id in whole:
             starts.extend(ColumnRef(node_id, name) for name in side.graph.columns.get(node_id, {}))
         _walk(side, starts, reached, relations)
+    # A renamed column keeps its values: it impacts the readers of its old name, except
+    # those that follow the rename (their SQL changed to read the new name, same data).
+    followers = {c.node for c in changes if c.klass == "none" and c.reads_differently}
+    _walk(base, renamed, reached, relations, stop=followers)
     for ref in list(reached):
         if ref.node_id in changed and reached[ref].distance == 0:
             del reached[ref]
@@ -110,8 +115,10 @@ def _walk(
     starts: t.Iterable[ColumnRef],
     reached: dict[ColumnRef, ImpactedColumn],
     relations: dict[str, int],
+    stop: t.Collection[str] = (),
 ) -> None:
-    """Breadth-first from ``starts`` along value-changing and row-set edges."""
+    """Breadth-first from ``starts`` along value-changing and row-set edges, into no node
+    of ``stop``."""
     columns = side.graph.columns
     direct, indirect = side.index.direct_out, side.index.indirect_out
     distance: dict[ColumnRef, int] = {ref: 0 for ref in starts}
@@ -127,7 +134,7 @@ def _walk(
             else:
                 targets = [ColumnRef(other, name) for name in columns.get(other, {})]
             for target in targets:
-                if target in distance:
+                if target in distance or target.node_id in stop:
                     continue
                 distance[target] = level
                 queue.append(target)

@@ -10,13 +10,26 @@ comparison first spares the parse for every node whose SQL is the same up to tho
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import typing as t
 
 from dbt_lineage.errors import SqlError
-from dbt_lineage.queries.column_changes import ADDED, LOGIC, REMOVED, RETYPED, column_changes
+from dbt_lineage.queries.column_changes import (
+    ADDED,
+    LOGIC,
+    REMOVED,
+    RENAMED_PREFIX,
+    RETYPED,
+    column_changes,
+)
 from dbt_lineage.queries.diff_side import DiffSide, NodeFacts
-from dbt_lineage.sql.inlined_columns import ROW_CLAUSES, InlinedColumns, inlined_columns
+from dbt_lineage.sql.inlined_columns import (
+    ROW_CLAUSES,
+    ColumnForm,
+    InlinedColumns,
+    inlined_columns,
+)
 from dbt_lineage.sql.normal_form import NormalTree, normal_form
 
 CLASSES = ("breaking", "partial", "non_breaking", "metadata", "none", "unknown")
@@ -46,6 +59,16 @@ class NodeChange:
     klass: str
     columns: dict[str, str] = dataclasses.field(default_factory=dict)
     reasons: list[str] = dataclasses.field(default_factory=list)
+    sql_changed: bool | None = None
+    """Whether its SQL reads differently; None: as its class says (not for ``metadata``
+    and ``none``). A node that only follows an upstream rename is ``none`` with its SQL
+    changed."""
+
+    @property
+    def reads_differently(self) -> bool:
+        if self.sql_changed is not None:
+            return self.sql_changed
+        return self.klass not in ("metadata", "none")
 
 
 def node_changes(
@@ -71,7 +94,50 @@ def node_changes(
             change = _modified(node_id, old, new, base, head)
             if change is not None:
                 changes.append(change)
-    return changes
+    return _after_renames(changes, base, head)
+
+
+def _after_renames(changes: list[NodeChange], base: DiffSide, head: DiffSide) -> list[NodeChange]:
+    """Compare again, with upstream renames applied to the base side, the nodes that read
+    a renamed column: one that only follows the rename returns the same data."""
+    renames = {
+        change.node: {
+            what.removeprefix(RENAMED_PREFIX): name
+            for name, what in change.columns.items()
+            if what.startswith(RENAMED_PREFIX)
+        }
+        for change in changes
+        if change.change == "modified"
+    }
+    renames = {node_id: renamed for node_id, renamed in renames.items() if renamed}
+    if not renames:
+        return changes
+    followed = []
+    for change in changes:
+        applied = {
+            node_id: renames[node_id]
+            for node_id in head.reads(change.node)
+            if node_id in renames and node_id != change.node
+        }
+        if change.change == "modified" and applied and change.klass != "none":
+            again = _modified(
+                change.node, base.nodes[change.node], head.nodes[change.node], base, head, applied
+            )
+            if again is not None and not again.columns and again.klass == "unknown":
+                what = ", ".join(
+                    f"{node_id}.{old} -> {new}"
+                    for node_id, renamed in sorted(applied.items())
+                    for old, new in sorted(renamed.items())
+                )
+                change = NodeChange(
+                    change.node,
+                    "modified",
+                    "none",
+                    reasons=[f"follows the rename of {what}"],
+                    sql_changed=True,
+                )
+        followed.append(change)
+    return followed
 
 
 def _added(node_id: str, head: DiffSide) -> NodeChange:
@@ -85,8 +151,15 @@ def _removed(node_id: str, base: DiffSide) -> NodeChange:
 
 
 def _modified(
-    node_id: str, old: NodeFacts, new: NodeFacts, base: DiffSide, head: DiffSide
+    node_id: str,
+    old: NodeFacts,
+    new: NodeFacts,
+    base: DiffSide,
+    head: DiffSide,
+    renames: t.Mapping[str, t.Mapping[str, str]] | None = None,
 ) -> NodeChange | None:
+    """``renames``: upstream node -> {base column: head column}, applied to the base
+    side's inlined expressions before they are compared."""
     if old.sql is None and new.sql is None:
         return _no_sql(node_id, old, new, base, head)
     if old.sql is None or new.sql is None:
@@ -108,6 +181,8 @@ def _modified(
     try:
         old_columns = inlined_columns(before, _schema(before, base))
         new_columns = inlined_columns(after, _schema(after, head))
+        if renames:
+            old_columns = _renamed(old_columns, renames)
     except SqlError as error:
         return NodeChange(node_id, "modified", "unknown", reasons=[error.one_line()])
     return _classed(node_id, old_columns, new_columns, new, base, head)
@@ -156,6 +231,33 @@ def _classed(
             "(is_incremental() on a table that exists on one side only)"
         )
     return NodeChange(node_id, "modified", klass, columns, reasons)
+
+
+def _renamed(
+    columns: InlinedColumns, renames: t.Mapping[str, t.Mapping[str, str]]
+) -> InlinedColumns:
+    """``columns`` with each read of a renamed upstream column under its new name."""
+    rules = [
+        (
+            re.compile(rf'"{re.escape(node_id)}"\.("?){re.escape(old)}\1(?!\w)', re.IGNORECASE),
+            f'"{node_id}".{new}',
+        )
+        for node_id, renamed in renames.items()
+        for old, new in renamed.items()
+    ]
+
+    def rewrite(text: str) -> str:
+        for pattern, replacement in rules:
+            text = pattern.sub(lambda _, new=replacement: new, text)
+        return text
+
+    return InlinedColumns(
+        rows={kind: rewrite(text) for kind, text in columns.rows.items()},
+        columns={
+            name: ColumnForm(rewrite(form.expression), functools.partial(rewrite, form.untyped))
+            for name, form in columns.columns.items()
+        },
+    )
 
 
 def _column_reasons(columns: dict[str, str]) -> list[str]:
@@ -235,4 +337,10 @@ def _schema(tree: NormalTree, side: DiffSide) -> dict[str, dict[str, str]]:
 
 
 def _types(side: DiffSide, node_id: str) -> dict[str, str]:
-    return {name: column.data_type for name, column in side.graph.columns.get(node_id, {}).items()}
+    """A seed's or source's columns with their types; columns known only from how
+    downstream SQL reads them (inferred) say nothing about the relation itself."""
+    return {
+        name: column.data_type
+        for name, column in side.graph.columns.get(node_id, {}).items()
+        if not column.inferred
+    }

@@ -11,7 +11,6 @@ dialect) raises.
 from __future__ import annotations
 
 import dataclasses
-import re
 import typing as t
 
 import sqlglot
@@ -24,6 +23,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
 from dbt_lineage.sql.names import names
+from dbt_lineage.sql.one_line import one_line
 from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.render import Renderer
@@ -32,8 +32,6 @@ from dbt_lineage.sql.scope_walk import Walker, scope_walk
 from dbt_lineage.sql.statements import statements
 from dbt_lineage.sql.walk_base import Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,7 +155,7 @@ def column_lineage(
         normalize_identifiers(query, dialect=reader)
         root = build_scope(query)
     except (SqlglotError, RecursionError) as error:
-        return _unsupported(query, f"cannot read its scopes: {_one_line(error)}", notes)
+        return _unsupported(query, f"cannot read its scopes: {one_line(error)}", notes)
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(query, f"not a query: {query.key}", notes)
     walker = scope_walk(root, index)
@@ -173,7 +171,7 @@ def _check_dialect(dialect: str) -> None:
     try:
         names(dialect)
     except ValueError as error:
-        raise SqlError(f"unknown SQL dialect '{dialect}': {_one_line(error)}") from error
+        raise SqlError(f"unknown SQL dialect '{dialect}': {one_line(error)}") from error
 
 
 def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
@@ -183,7 +181,7 @@ def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
     try:
         statements_ = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
     except (ParseError, TokenError) as error:
-        raise SqlError(f"SQL does not parse: {_one_line(error)}") from error
+        raise SqlError(f"SQL does not parse: {one_line(error)}") from error
     except RecursionError as error:
         raise SqlError("SQL does not parse: nested deeper than the parser can follow") from error
     if not statements_:
@@ -253,14 +251,14 @@ def _assemble(
             for (parts, column), (rank, node) in edges.direct.items()
         ]
         if edges.problems:
-            unresolved[name] = "; ".join(_one_line(problem) for problem in edges.problems)
+            unresolved[name] = "; ".join(one_line(problem) for problem in edges.problems)
         output_types[name] = _output_type(walker, casts.get(inner), edges)
         for ikey, node in edges.scoped.items():
             scoped.setdefault(ikey, (node, []))[1].append(name)
         everything.merge_side(edges)
     rows = walker.scope_rows(root)
     everything.merge_side(rows)
-    notes = notes + [f"rows: {_one_line(problem)}" for problem in rows.problems]
+    notes = notes + [f"rows: {one_line(problem)}" for problem in rows.problems]
     star = _unexpanded_star(walker, root)
     if star is not None:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
@@ -317,7 +315,7 @@ def _unexpanded_star(walker: Walker, root: Scope) -> str | None:
         if isinstance(branch.expression, exp.Select):
             stars = walker.shape(branch).stars
             if stars:
-                text = _one_line(stars[0].node.sql(comments=False))
+                text = one_line(stars[0].node.sql(comments=False))
                 return f"{text} over a source whose columns are unknown"
     return None
 
@@ -363,10 +361,6 @@ def _unsupported(expression: exp.Expr, detail: str, notes: list[str]) -> QueryLi
         output_types={name: "" for name in names if name != "*"},
         notes=notes,
     )
-
-
-def _one_line(error: BaseException | str) -> str:
-    return " ".join(_ANSI.sub("", str(error)).split())
 
 
 __all__ = ["QueryLineage", "Upstream", "column_lineage"]

@@ -19,6 +19,7 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
+from dbt_lineage.sql.one_line import one_line
 
 RelationLookup = t.Callable[[tuple[str, ...]], "str | None"]
 """A relation's normalised name parts (database, schema, name) -> its unique id, or None."""
@@ -61,7 +62,7 @@ def normal_form(sql: str, dialect: str, relation: RelationLookup) -> NormalTree:
     try:
         parsed = [statement for statement in sqlglot.parse(sql, dialect=glot) if statement]
     except (ParseError, TokenError) as error:
-        raise SqlError(f"SQL does not parse: {' '.join(str(error).split())[:200]}") from error
+        raise SqlError(f"SQL does not parse: {one_line(error)[:200]}") from error
     except RecursionError as error:
         raise SqlError("SQL does not parse: nested deeper than the parser can follow") from error
     if not parsed:
