@@ -199,7 +199,21 @@ def connection(
             )
     finally:
         adapter.cleanup_connections()
+        _release_database(adapter)
         dbt.reset_adapters()
+
+
+def _release_database(adapter: t.Any) -> None:
+    """Let go of an embedded database file (DuckDB), which dbt-duckdb keeps open for the
+    process: a dbt run started afterwards could not take its lock."""
+    manager = type(adapter.connections)
+    environment = getattr(manager, "_ENV", None)
+    close_all = getattr(manager, "close_all_connections", None)
+    if environment is None or close_all is None:
+        return
+    close_all()
+    with contextlib.suppress(Exception):
+        environment.close()
 
 
 def _new_database(credentials: t.Any) -> tuple[str, ...]:
