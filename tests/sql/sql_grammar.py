@@ -326,24 +326,27 @@ class _Generator:
             return f"(select count(*) from {inner.text}{where})", rows
         return f"(select max({value}) from {inner.text}{where})", _combine((col.role, rows))
 
-    def predicate(self, rels: list[_Rel], depth: int, bare: bool) -> str:
+    def predicate(self, rels: list[_Rel], depth: int, bare: bool) -> tuple[str, bool]:
+        """A WHERE condition, and whether the rows it keeps depend on an unresolved column
+        (a subquery over a tainted source)."""
         a, _ = self.ref(self.pick(rels), bare=bare)
         roll = self.c.integer(0, 5)
         if roll == 0 and self.nest(depth):
             inner = self.from_item(depth + 1, set())
             value, _ = self.ref(inner)
-            return f"{a} in (select {value} from {inner.text})"
+            return f"{a} in (select {value} from {inner.text})", inner.tainted
         if roll == 1 and self.nest(depth):
             inner = self.from_item(depth + 1, {r.qualifier for r in rels})
             key, _ = self.ref(inner)
             negated = "not " if self.chance(30) else ""
-            return f"{negated}exists (select 1 from {inner.text} where {key} = {a})"
+            sql = f"{negated}exists (select 1 from {inner.text} where {key} = {a})"
+            return sql, inner.tainted
         if roll == 2:
             b, _ = self.ref(self.pick(rels), bare=bare)
-            return f"({a} = {b} or {a} is null)"
+            return f"({a} = {b} or {a} is null)", False
         if roll == 3:
-            return f"{a} is not null"
-        return f"{a} > 1"
+            return f"{a} is not null", False
+        return f"{a} > 1", False
 
     def window(self, rels: list[_Rel], bare: bool) -> tuple[str, str]:
         key, _ = self.ref(self.pick(rels), bare=bare)
@@ -440,8 +443,10 @@ class _Generator:
         distinct = not grouped and width is None and self.chance(10)
         select = "select distinct" if distinct else "select"
         sql = f"{select} {', '.join(items)} from {from_text}"
+        filtered_by_taint = False
         if self.chance(40):
-            sql += f" where {self.predicate(rels, depth, bare)}"
+            condition, filtered_by_taint = self.predicate(rels, depth, bare)
+            sql += f" where {condition}"
         if grouped and keys:
             sql += f" group by {', '.join(dict.fromkeys(keys))}"
         if grouped and self.chance(40):
@@ -451,8 +456,12 @@ class _Generator:
             key, _ = self.ref(self.pick(rels), bare=bare)
             order, _ = self.ref(self.pick(rels), bare=bare)
             sql += f" qualify row_number() over (partition by {key} order by {order}) = 1"
-        tainted = any(rel.tainted for rel in rels) or (
-            distinct and any(col.role == "x" for col in cols)  # DISTINCT compares whole rows
+        tainted = (
+            filtered_by_taint
+            or any(rel.tainted for rel in rels)
+            or (
+                distinct and any(col.role == "x" for col in cols)  # DISTINCT compares whole rows
+            )
         )
         return _Query(sql, cols, opaque, tainted)
 
