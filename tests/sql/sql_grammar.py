@@ -28,6 +28,9 @@ from dbt_lineage.types import UnresolvedReason
 DIALECTS = ("duckdb", "postgres", "snowflake", "bigquery", "spark")
 _QUALIFY = {"duckdb", "snowflake", "bigquery"}
 _LATERAL = {"duckdb", "postgres", "snowflake"}
+_VALUES = {"duckdb", "postgres", "snowflake"}
+_RECURSIVE = {"duckdb", "postgres", "snowflake"}
+_EXCLUDE = {"duckdb": "exclude", "snowflake": "exclude", "bigquery": "except"}
 _BACKTICKS = {"bigquery", "spark"}
 _TABLES = ("orders", "customers", "events", "Order Items", "payments")
 _COLUMNS = ("id", "amount", "status", "customer_id", "created_at", "Mixed Col", "note")
@@ -201,6 +204,11 @@ class _Generator:
             return _Rel(
                 f"({query.sql}) as {alias}", alias, query.cols, query.opaque, tainted=query.tainted
             )
+        if roll == 4 and self.dialect in _VALUES and self.chance(40):
+            alias = self.fresh("v")
+            names = [self.fresh("x"), self.fresh("y")]
+            text = f"(values (1, 'a'), (2, 'b')) as {alias}({', '.join(names)})"
+            return _Rel(text, alias, [Col(name, "k") for name in names], False)
         rel = self.table_rel()
         if rel.qualifier in used:  # the same table twice needs an alias
             alias = self.fresh("t")
@@ -411,10 +419,16 @@ class _Generator:
                 star = rels[0]
                 if not star.opaque and not star.cols:
                     continue
-                for col in star.cols:
+                kept, written = star.cols, "*" if self.chance(50) else f"{star.qualifier}.*"
+                if self.dialect in _EXCLUDE and not star.opaque and len(kept) > 1:
+                    if self.chance(30):
+                        dropped = self.pick(kept)
+                        kept = [col for col in kept if col is not dropped]
+                        written = f"* {_EXCLUDE[self.dialect]} ({self.quote(dropped.name)})"
+                for col in kept:
                     names.add(col.name.casefold())
                     cols.append(col)
-                items.append("*" if self.chance(50) else f"{star.qualifier}.*")
+                items.append(written)
                 opaque = opaque or star.opaque
                 if len(cols) >= count:
                     break
@@ -513,6 +527,9 @@ class _Generator:
 
     def statement(self) -> _Query:
         ctes = []
+        recursive = self.dialect in _RECURSIVE and self.chance(15)
+        if recursive:
+            ctes.append(self.recursive_cte())
         for _ in range(self.c.integer(0, 2)):
             query = self.query(1)
             name = self.fresh("cte")
@@ -520,8 +537,22 @@ class _Generator:
             self.ctes.append(_Rel(name, name, query.cols, query.opaque, tainted=query.tainted))
         query = self.query(0)
         if ctes:
-            query.sql = f"with {', '.join(ctes)} {query.sql}"
+            query.sql = f"with {'recursive ' if recursive else ''}{', '.join(ctes)} {query.sql}"
         return query
+
+    def recursive_cte(self) -> str:
+        """A recursive CTE: an anchor over a table, a member that reads the CTE itself."""
+        inner = self.table_rel()
+        if " as " not in inner.text:
+            alias = self.fresh("t")
+            inner = dataclasses.replace(inner, text=f"{inner.text} as {alias}", qualifier=alias)
+        name = self.fresh("rec")
+        value, col = self.ref(inner)
+        column = self.fresh("n")
+        anchor = f"select {value} as {column} from {inner.text}"
+        member = f"select {name}.{column} + 1 from {name} where {name}.{column} < 10"
+        self.ctes.append(_Rel(name, name, [Col(column, col.role)], False))
+        return f"{name} as ({anchor} union all {member})"
 
 
 def generate(chooser: Chooser, *, max_depth: int = 2, mutate: bool = True) -> Case:
