@@ -30,6 +30,8 @@ _QUALIFY = {"duckdb", "snowflake", "bigquery"}
 _LATERAL = {"duckdb", "postgres", "snowflake"}
 _VALUES = {"duckdb", "postgres", "snowflake"}
 _RECURSIVE = {"duckdb", "postgres", "snowflake"}
+_UNNEST = {"duckdb": "[{}]", "postgres": "array[{}]"}
+_GROUP_BY_ALL = {"duckdb", "snowflake"}
 _EXCLUDE = {"duckdb": "exclude", "snowflake": "exclude", "bigquery": "except"}
 _BACKTICKS = {"bigquery", "spark"}
 _TABLES = ("orders", "customers", "events", "Order Items", "payments")
@@ -226,6 +228,13 @@ class _Generator:
                 text += f" cross join {rel.text}"
                 rels.append(rel)
                 continue
+            if self.dialect in _UNNEST and self.chance(8):
+                value, col = self.ref(self.pick(rels), value=True)
+                alias, name = self.fresh("u"), self.fresh("x")
+                array = _UNNEST[self.dialect].format(value)
+                text += f" cross join unnest({array}) as {alias}({name})"
+                rels.append(_Rel(f"unnest({array})", alias, [Col(name, col.role)], False))
+                continue
             rel = self.from_item(depth, {r.qualifier for r in rels})
             kind = self.pick(("join", "left join", "inner join", "full join", "cross join"))
             if kind == "cross join":
@@ -338,7 +347,7 @@ class _Generator:
         """A WHERE condition, and whether the rows it keeps depend on an unresolved column
         (a subquery over a tainted source)."""
         a, _ = self.ref(self.pick(rels), bare=bare)
-        roll = self.c.integer(0, 5)
+        roll = self.c.integer(0, 6)
         if roll == 0 and self.nest(depth):
             inner = self.from_item(depth + 1, set())
             value, _ = self.ref(inner)
@@ -354,6 +363,10 @@ class _Generator:
             return f"({a} = {b} or {a} is null)", False
         if roll == 3:
             return f"{a} is not null", False
+        if roll == 4:
+            return f"{a} in (1, 2)", False
+        if roll == 5:
+            return f"{a} between 1 and 2", False
         return f"{a} > 1", False
 
     def window(self, rels: list[_Rel], bare: bool) -> tuple[str, str]:
@@ -461,7 +474,9 @@ class _Generator:
         if self.chance(40):
             condition, filtered_by_taint = self.predicate(rels, depth, bare)
             sql += f" where {condition}"
-        if grouped and keys:
+        if grouped and keys and self.dialect in _GROUP_BY_ALL and self.chance(30):
+            sql += " group by all"
+        elif grouped and keys:
             sql += f" group by {', '.join(dict.fromkeys(keys))}"
         if grouped and self.chance(40):
             value, _ = self.ref(self.pick(rels), bare=bare)

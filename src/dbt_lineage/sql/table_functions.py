@@ -103,6 +103,9 @@ class TableFunctions(WalkerBase):
             if position >= len(args):
                 return Edges()  # WITH ORDINALITY: a position
             return self.computed_from(scope, args[position])
+        if names:
+            detail = f"column {name} is not one of UNNEST {', '.join(names)}"
+            return Edges.problem(f"{UnresolvedReason.UNKNOWN_COLUMN.value}: {detail}")
         return self.computed_from(scope, args[0]) if len(args) == 1 else Edges()
 
     def _values_column(
