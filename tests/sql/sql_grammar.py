@@ -474,7 +474,8 @@ class _Generator:
         if self.chance(40):
             condition, filtered_by_taint = self.predicate(rels, depth, bare)
             sql += f" where {condition}"
-        if grouped and keys and self.dialect in _GROUP_BY_ALL and self.chance(30):
+        # (not in a set operation's branch: sqlglot reads GROUP BY ALL EXCEPT as one clause)
+        if grouped and keys and width is None and self.dialect in _GROUP_BY_ALL and self.chance(30):
             sql += " group by all"
         elif grouped and keys:
             sql += f" group by {', '.join(dict.fromkeys(keys))}"
@@ -506,7 +507,6 @@ class _Generator:
         width = self.c.integer(1, 3)
         first = self.select(depth, width)
         sql, cols, opaque, tainted = first.sql, first.cols, first.opaque, first.tainted
-        every = [col.role for col in cols]
         ops = ["union all", "union", "intersect", "except"]
         op = self.pick(ops)
         groups: list[tuple[str, list[list[str]]]] = [("", [[col.role] for col in cols])]
@@ -516,9 +516,6 @@ class _Generator:
             query = self.select(depth, width)
             branch, other = query.sql, query.cols
             opaque, tainted = opaque or query.opaque, tainted or query.tainted
-            every += [col.role for col in other]
-            if op != "union all" and "x" in every:
-                tainted = True
             written = op + (" distinct" if self.dialect == "bigquery" and op != "union all" else "")
             sql = f"{sql} {written} {branch}"
             if op == "intersect":
@@ -526,8 +523,15 @@ class _Generator:
                     roles.append(col.role)
             else:
                 groups.append((op, [[col.role] for col in other]))
+        # An INTERSECT of branches compares them whole; so do UNION and EXCEPT, with what
+        # came before (its values) and the group after; UNION ALL compares nothing.
+        tainted = tainted or any(
+            len(group[0]) > 1 and any("x" in roles for roles in group) for _, group in groups
+        )
         roles = [_combine(r) for r in groups[0][1]]
         for op, group in groups[1:]:
+            if op != "union all" and ("x" in roles or any("x" in r for r in group)):
+                tainted = True
             if op != "except":
                 roles = [_combine((role, *more)) for role, more in zip(roles, group, strict=True)]
         outputs = [Col(col.name, role) for col, role in zip(cols, roles, strict=True)]
