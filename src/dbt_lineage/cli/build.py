@@ -24,6 +24,7 @@ from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.merge import merge
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.graph.save import save_graph
+from dbt_lineage.graph.save_index import save_index
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.outputs.build_summary import build_summary
 from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
@@ -86,6 +87,7 @@ def build_lineage(
         if selected is not None:
             graph = _into_earlier(graph, path if output is None else None)
         save_graph(graph, path)
+        save_index(graph, path)
     seconds = time.perf_counter() - started
     return Built(graph, path, lineage, seconds, artifacts.warnings)
 

@@ -17,6 +17,8 @@ from typing_extensions import Required, TypedDict
 
 from dbt_lineage.graph.model import (
     EMPTY,
+    EXPOSURE_FIELDS,
+    RELATION_FIELDS,
     SCHEMA_VERSION,
     ColumnNode,
     Diagnostic,
@@ -129,8 +131,8 @@ DOCUMENT = pydantic.TypeAdapter(Document)
 """Checks a ``lineage.json`` document: ``DOCUMENT.validate_json(raw)``."""
 
 
-_RELATION_FIELDS = ("relation_name", "materialized", "package_name", "columns_from")
-_EXPOSURE_FIELDS = ("exposure_type", "label", "url", "maturity", "owner_name", "owner_email")
+_RELATION_FIELDS = RELATION_FIELDS
+_EXPOSURE_FIELDS = EXPOSURE_FIELDS
 _COMMON_FIELDS = ("description", "path", "meta")
 
 
