@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 from tests.queries.shop_graph import shop_graph
 
 from dbt_lineage.cli import main
-from dbt_lineage.cli.build import build_lineage
+from dbt_lineage.cli.build_lineage import build_lineage
 from dbt_lineage.cli.impact import render
 from dbt_lineage.graph.index_file import index_file
 from dbt_lineage.graph.indexed_graph import indexed_graph
@@ -70,7 +71,9 @@ def test_the_shop_graph_answers_alike(tmp_path: Path) -> None:
 def test_the_snowflake_fixture_answers_alike(
     snowflake_compiled_project: Path, tmp_path: Path
 ) -> None:
-    built = build_lineage(snowflake_compiled_project, output=tmp_path / "lineage.json", jobs=1)
+    project = tmp_path / "project"
+    shutil.copytree(snowflake_compiled_project, project)
+    built = build_lineage(project, output=tmp_path / "lineage.json", jobs=1)
     assert (tmp_path / "lineage.index.sqlite").is_file()
     assert built.graph.edges
     assert _same_answers(built.path) > 100

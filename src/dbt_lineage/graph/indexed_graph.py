@@ -17,7 +17,8 @@ import sqlite3
 import typing as t
 from pathlib import Path
 
-from dbt_lineage.graph.index_file import INDEX_VERSION, index_file
+from dbt_lineage.graph.index_file import index_file
+from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.graph.model import (
     EMPTY,
     EXPOSURE_FIELDS,
@@ -45,18 +46,15 @@ def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
     >>> indexed_graph("/nowhere/lineage.json") is None
     True
     """
-    expected = index_file(lineage_path)
-    if expected.identity is None or not expected.path.is_file():
+    meta = index_meta(lineage_path)
+    if meta is None:
         return None
+    location = index_file(lineage_path).path.resolve().as_uri()
     try:
-        connection = sqlite3.connect(f"{expected.path.resolve().as_uri()}?mode=ro", uri=True)
+        connection = sqlite3.connect(f"{location}?mode=ro", uri=True)
     except sqlite3.Error:
         return None
     try:
-        meta = dict(connection.execute("SELECT key, value FROM meta"))
-        if meta.get("version") != str(INDEX_VERSION) or meta.get("identity") != (expected.identity):
-            connection.close()
-            return None
         return _open(connection, meta)
     except (sqlite3.Error, ValueError, KeyError, TypeError):
         connection.close()
