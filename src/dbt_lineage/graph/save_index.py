@@ -54,6 +54,7 @@ def _write(graph: LineageGraph, path: Path, identity: str) -> None:
     try:
         connection.execute("PRAGMA journal_mode = OFF")
         connection.execute("PRAGMA synchronous = OFF")
+        connection.execute("PRAGMA cache_size = -65536")
         connection.executescript(INDEX_SCHEMA)
         connection.execute("BEGIN")
         ids: dict[str, int] = {}
@@ -69,7 +70,7 @@ def _write(graph: LineageGraph, path: Path, identity: str) -> None:
             entry = _dumps(_encode_node(node))
             rows.append((ids[node_id], node_id, short_name(node), entry, _dumps(columns)))
         connection.executemany("INSERT INTO nodes VALUES (?, ?, ?, ?, ?)", rows)
-        edges = [_row(edge, ids) for edge in _document_order(graph.edges)]
+        edges = list(_edge_rows(graph.edges, ids))
         connection.executemany(
             "INSERT INTO nodes (id, node_id) VALUES (?, ?)",
             [(number, key) for key, number in ids.items() if number > len(rows)],
@@ -89,55 +90,60 @@ def _write(graph: LineageGraph, path: Path, identity: str) -> None:
         connection.close()
 
 
-def _row(edge: LineageEdge, ids: dict[str, int]) -> tuple[t.Any, ...]:
-    source, target = edge.source, edge.target
-    source_node, source_column = (
-        (source.node_id, source.column) if isinstance(source, ColumnRef) else (str(source), None)
-    )
-    target_node, target_column = (
-        (target.node_id, target.column) if isinstance(target, ColumnRef) else (str(target), None)
-    )
-    kind = edge.kind.value if edge.kind is not None else None
-    return (
-        ids.setdefault(source_node, len(ids) + 1),
-        source_column,
-        ids.setdefault(target_node, len(ids) + 1),
-        target_column,
-        edge.type.value,
-        kind,
-        edge.expression,
-    )
-
-
-def _document_order(edges: list[LineageEdge]) -> t.Iterator[LineageEdge]:
-    """The schema-layer edges in the order ``lineage.json`` lists them (see
+def _edge_rows(edges: list[LineageEdge], ids: dict[str, int]) -> t.Iterator[tuple[t.Any, ...]]:
+    """The schema-layer edges as rows, in the order ``lineage.json`` lists them (see
     :func:`dbt_lineage.graph.document.encode`): direct edges by target node, then column;
     indirect ones by target node, row-set edges before column-scoped ones by column;
-    dependencies by target node."""
-    direct: dict[str, dict[str, list[LineageEdge]]] = {}
-    indirect: dict[str, tuple[list[LineageEdge], dict[str, list[LineageEdge]]]] = {}
-    depends: dict[str, list[LineageEdge]] = {}
+    dependencies by target node. New keys get the next ids."""
+    direct: dict[str, dict[str, list[tuple[t.Any, ...]]]] = {}
+    indirect: dict[str, tuple[list[tuple[t.Any, ...]], dict[str, list[tuple[t.Any, ...]]]]] = {}
+    depends: dict[str, list[tuple[t.Any, ...]]] = {}
+    schema, direct_type = Layer.SCHEMA, EdgeType.DIRECT
+    indirect_type, depends_type = EdgeType.INDIRECT, EdgeType.DEPENDS
+
+    def number(node_id: str) -> int:
+        found = ids.get(node_id)
+        if found is None:
+            found = ids[node_id] = len(ids) + 1
+        return found
+
     for edge in edges:
-        if edge.layer is not Layer.SCHEMA:
+        if edge.layer is not schema:
             continue
-        target = edge.target
-        node_id = target.node_id if isinstance(target, ColumnRef) else str(target)
-        if edge.type is EdgeType.DIRECT and isinstance(target, ColumnRef):
-            direct.setdefault(node_id, {}).setdefault(target.column, []).append(edge)
-        elif edge.type is EdgeType.INDIRECT:
-            rows, by_column = indirect.setdefault(node_id, ([], {}))
-            if isinstance(target, ColumnRef):
-                by_column.setdefault(target.column, []).append(edge)
+        source, target, kind = edge.source, edge.target, edge.type
+        if isinstance(source, ColumnRef):
+            start, start_column = source.node_id, source.column
+        else:
+            start, start_column = str(source), None
+        if isinstance(target, ColumnRef):
+            end, end_column = target.node_id, target.column
+        else:
+            end, end_column = str(target), None
+        row = (
+            number(start),
+            start_column,
+            number(end),
+            end_column,
+            kind.value,
+            edge.kind.value if edge.kind is not None else None,
+            edge.expression,
+        )
+        if kind is direct_type and end_column is not None:
+            direct.setdefault(end, {}).setdefault(end_column, []).append(row)
+        elif kind is indirect_type:
+            rows, by_column = indirect.setdefault(end, ([], {}))
+            if end_column is not None:
+                by_column.setdefault(end_column, []).append(row)
             else:
-                rows.append(edge)
-        elif edge.type is EdgeType.DEPENDS:
-            depends.setdefault(node_id, []).append(edge)
-    for by_column in direct.values():
-        for group in by_column.values():
+                rows.append(row)
+        elif kind is depends_type:
+            depends.setdefault(end, []).append(row)
+    for grouped in direct.values():
+        for group in grouped.values():
             yield from group
-    for rows, by_column in indirect.values():
+    for rows, grouped in indirect.values():
         yield from rows
-        for group in by_column.values():
+        for group in grouped.values():
             yield from group
     for group in depends.values():
         yield from group
