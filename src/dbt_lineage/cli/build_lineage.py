@@ -17,7 +17,6 @@ from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.merge import merge
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.graph.save import save_graph
-from dbt_lineage.graph.save_index import save_index
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 from dbt_lineage.resolve.project import ProjectLineage, resolve_project
@@ -78,8 +77,7 @@ def build_lineage(
         path = Path(output) if output else default
         if selected is not None:
             graph = _into_earlier(graph, path if output is None else None)
-        save_graph(graph, path)
-        save_index(graph, path)
+        save_graph(graph, path, index=True)
     seconds = time.perf_counter() - started
     return Built(graph, path, lineage, seconds, artifacts.warnings)
 

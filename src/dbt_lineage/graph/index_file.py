@@ -12,10 +12,10 @@ Tables (``INDEX_SCHEMA``):
 
 - ``meta(key, value)``: ``version`` (``INDEX_VERSION``), ``identity`` (JSON list) and
   ``metadata`` (lineage.json's);
-- ``nodes(id, node_id, short, entry, columns)``: every key an edge or node uses, with its
-  integer id, in lineage.json's order; for a relation or exposure (NULL for a key only an
-  edge names) the name a bare name matches (``graph.model.short_name``), its lineage.json
-  entry without columns and its columns' entries by name (JSON, in order);
+- ``nodes(id, node_id, short, entry)``: every key an edge or node uses, with its integer
+  id, in lineage.json's order; for a relation or exposure (NULL for a key only an edge
+  names) the name a bare name matches (``graph.model.short_name``) and its lineage.json
+  entry, columns included (JSON, the very text lineage.json holds);
 - ``edges(source, source_column, target, target_column, type, kind, expression)``: one row
   per schema-layer edge, in the order ``lineage.json`` lists them (``rowid``), a relation
   end having a NULL column; indexed by each end's node (a query reads a node's edges at
@@ -30,13 +30,13 @@ import json
 import os
 from pathlib import Path
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 """Bump when the tables change: an index of another version is not read."""
 
 INDEX_SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE nodes (
-    id INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE, short TEXT, entry TEXT, columns TEXT
+    id INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE, short TEXT, entry TEXT
 );
 CREATE TABLE edges (
     source INTEGER NOT NULL, source_column TEXT, target INTEGER NOT NULL, target_column TEXT,

@@ -78,7 +78,7 @@ def _open(connection: sqlite3.Connection, meta: dict[str, str]) -> LineageGraph:
     graph = IndexedGraph(
         metadata=GraphMetadata(**metadata),
         nodes=t.cast(t.Any, nodes),
-        columns=t.cast(t.Any, _Columns(connection, ids, nodes)),
+        columns=t.cast(t.Any, _Columns(nodes)),
     )
     graph._index = _Adjacency(connection, keys, ids)
     return graph
@@ -112,6 +112,7 @@ class _Nodes(t.Mapping[str, LineageNode]):
         self._order = relations
         self._known = set(relations)
         self._read: dict[str, LineageNode] = {}
+        self._entries: dict[str, dict[str, t.Any]] = {}
 
     def __getitem__(self, node_id: str) -> LineageNode:
         found = self._read.get(node_id)
@@ -119,10 +120,17 @@ class _Nodes(t.Mapping[str, LineageNode]):
             return found
         if node_id not in self._known:
             raise KeyError(node_id)
-        (entry,) = self._connection.execute(
-            "SELECT entry FROM nodes WHERE id = ?", (self._ids[node_id],)
-        ).fetchone()
-        found = self._read[node_id] = _node(node_id, json.loads(entry))
+        found = self._read[node_id] = _node(node_id, self.entry(node_id))
+        return found
+
+    def entry(self, node_id: str) -> dict[str, t.Any]:
+        """A node's lineage.json entry, columns included, read once."""
+        found = self._entries.get(node_id)
+        if found is None:
+            (text,) = self._connection.execute(
+                "SELECT entry FROM nodes WHERE id = ?", (self._ids[node_id],)
+            ).fetchone()
+            found = self._entries[node_id] = json.loads(text)
         return found
 
     def __contains__(self, node_id: object) -> bool:
@@ -146,11 +154,7 @@ class _Nodes(t.Mapping[str, LineageNode]):
 class _Columns(t.Mapping[str, dict[str, ColumnNode]]):
     """Each node's columns, by node id, read when first asked for."""
 
-    def __init__(
-        self, connection: sqlite3.Connection, ids: dict[str, int], nodes: t.Mapping[str, t.Any]
-    ) -> None:
-        self._connection = connection
-        self._ids = ids
+    def __init__(self, nodes: _Nodes) -> None:
         self._nodes = nodes
         self._read: dict[str, dict[str, ColumnNode]] = {}
 
@@ -160,10 +164,8 @@ class _Columns(t.Mapping[str, dict[str, ColumnNode]]):
             return found
         if node_id not in self._nodes:
             raise KeyError(node_id)
-        row = self._connection.execute(
-            "SELECT columns FROM nodes WHERE id = ?", (self._ids[node_id],)
-        ).fetchone()
-        found = self._read[node_id] = _columns(node_id, json.loads(row[0]))
+        entries = self._nodes.entry(node_id).get("columns", {})
+        found = self._read[node_id] = _columns(node_id, entries)
         return found
 
     def __contains__(self, node_id: object) -> bool:
