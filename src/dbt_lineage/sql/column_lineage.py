@@ -38,6 +38,7 @@ from dbt_lineage.types import EdgeKind, UnresolvedReason
 # last-resort handler would print on the user's terminal; the reason is reported instead.
 logging.getLogger("sqlglot").addHandler(logging.NullHandler())
 
+
 @dataclasses.dataclass(frozen=True)
 class Upstream:
     """One upstream column of an output column (direct) or of the query's rows (indirect).
