@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/generate_project.py --models 1000 --out /tmp/bench_1000 [--no-catalog]
+    python benchmarks/generate_project.py --models 300 --out /tmp/shapes_300 --shapes
 
 writes ``/tmp/bench_1000/target/manifest.json`` (dbt manifest v12, DuckDB) and, unless
 ``--no-catalog``, ``target/catalog.json``. The same seed always gives the same files.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from synth_dbt import generate_project
+from synth_dbt import generate_project, generate_shapes_project
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,12 +24,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="project directory to write")
     parser.add_argument("--no-catalog", action="store_true", help="do not write catalog.json")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--shapes",
+        action="store_true",
+        help="a Snowflake project without catalog in the hard shapes (star chains over "
+        "undeclared tables, many-branch unions, JSON flattening, long CASE chains)",
+    )
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    summary = generate_project(
-        args.models, args.out, seed=args.seed, with_catalog=not args.no_catalog
-    )
+    if args.shapes:
+        summary = generate_shapes_project(args.models, args.out, seed=args.seed)
+    else:
+        summary = generate_project(
+            args.models, args.out, seed=args.seed, with_catalog=not args.no_catalog
+        )
     elapsed = time.perf_counter() - start
     print(
         f"{summary.models} models, {summary.sources} sources, {summary.exposures} exposures, "

@@ -9,5 +9,6 @@ lineage over the shapes real projects have: CTE chains, joins, aggregates, windo
 from __future__ import annotations
 
 from .project import ProjectSummary, generate_project
+from .shapes import generate_shapes_project
 
-__all__ = ["ProjectSummary", "generate_project"]
+__all__ = ["ProjectSummary", "generate_project", "generate_shapes_project"]

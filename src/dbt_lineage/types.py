@@ -112,3 +112,8 @@ class UnresolvedReason(str, enum.Enum):
     TIMEOUT = "timeout"
     NOTE = "note"
     """Not a column's reason: something to know about a node (other statements left out)."""
+
+
+DEFAULT_NODE_TIMEOUT = 60.0
+"""Seconds one node may take to resolve in a worker before it becomes a ``timeout``
+diagnostic (``dbt-lineage build --node-timeout``)."""

@@ -28,6 +28,11 @@ from dbt_lineage.types import UnresolvedReason
 DIALECTS = ("duckdb", "postgres", "snowflake", "bigquery", "spark")
 _QUALIFY = {"duckdb", "snowflake", "bigquery"}
 _LATERAL = {"duckdb", "postgres", "snowflake"}
+_VALUES = {"duckdb", "postgres", "snowflake"}
+_RECURSIVE = {"duckdb", "postgres", "snowflake"}
+_UNNEST = {"duckdb": "[{}]", "postgres": "array[{}]"}
+_GROUP_BY_ALL = {"duckdb", "snowflake"}
+_EXCLUDE = {"duckdb": "exclude", "snowflake": "exclude", "bigquery": "except"}
 _BACKTICKS = {"bigquery", "spark"}
 _TABLES = ("orders", "customers", "events", "Order Items", "payments")
 _COLUMNS = ("id", "amount", "status", "customer_id", "created_at", "Mixed Col", "note")
@@ -201,6 +206,11 @@ class _Generator:
             return _Rel(
                 f"({query.sql}) as {alias}", alias, query.cols, query.opaque, tainted=query.tainted
             )
+        if roll == 4 and self.dialect in _VALUES and self.chance(40):
+            alias = self.fresh("v")
+            names = [self.fresh("x"), self.fresh("y")]
+            text = f"(values (1, 'a'), (2, 'b')) as {alias}({', '.join(names)})"
+            return _Rel(text, alias, [Col(name, "k") for name in names], False)
         rel = self.table_rel()
         if rel.qualifier in used:  # the same table twice needs an alias
             alias = self.fresh("t")
@@ -217,6 +227,13 @@ class _Generator:
                 rel = self.lateral(rels)
                 text += f" cross join {rel.text}"
                 rels.append(rel)
+                continue
+            if self.dialect in _UNNEST and self.chance(8):
+                value, col = self.ref(self.pick(rels), value=True)
+                alias, name = self.fresh("u"), self.fresh("x")
+                array = _UNNEST[self.dialect].format(value)
+                text += f" cross join unnest({array}) as {alias}({name})"
+                rels.append(_Rel(f"unnest({array})", alias, [Col(name, col.role)], False))
                 continue
             rel = self.from_item(depth, {r.qualifier for r in rels})
             kind = self.pick(("join", "left join", "inner join", "full join", "cross join"))
@@ -326,24 +343,31 @@ class _Generator:
             return f"(select count(*) from {inner.text}{where})", rows
         return f"(select max({value}) from {inner.text}{where})", _combine((col.role, rows))
 
-    def predicate(self, rels: list[_Rel], depth: int, bare: bool) -> str:
+    def predicate(self, rels: list[_Rel], depth: int, bare: bool) -> tuple[str, bool]:
+        """A WHERE condition, and whether the rows it keeps depend on an unresolved column
+        (a subquery over a tainted source)."""
         a, _ = self.ref(self.pick(rels), bare=bare)
-        roll = self.c.integer(0, 5)
+        roll = self.c.integer(0, 6)
         if roll == 0 and self.nest(depth):
             inner = self.from_item(depth + 1, set())
             value, _ = self.ref(inner)
-            return f"{a} in (select {value} from {inner.text})"
+            return f"{a} in (select {value} from {inner.text})", inner.tainted
         if roll == 1 and self.nest(depth):
             inner = self.from_item(depth + 1, {r.qualifier for r in rels})
             key, _ = self.ref(inner)
             negated = "not " if self.chance(30) else ""
-            return f"{negated}exists (select 1 from {inner.text} where {key} = {a})"
+            sql = f"{negated}exists (select 1 from {inner.text} where {key} = {a})"
+            return sql, inner.tainted
         if roll == 2:
             b, _ = self.ref(self.pick(rels), bare=bare)
-            return f"({a} = {b} or {a} is null)"
+            return f"({a} = {b} or {a} is null)", False
         if roll == 3:
-            return f"{a} is not null"
-        return f"{a} > 1"
+            return f"{a} is not null", False
+        if roll == 4:
+            return f"{a} in (1, 2)", False
+        if roll == 5:
+            return f"{a} between 1 and 2", False
+        return f"{a} > 1", False
 
     def window(self, rels: list[_Rel], bare: bool) -> tuple[str, str]:
         key, _ = self.ref(self.pick(rels), bare=bare)
@@ -408,10 +432,16 @@ class _Generator:
                 star = rels[0]
                 if not star.opaque and not star.cols:
                     continue
-                for col in star.cols:
+                kept, written = star.cols, "*" if self.chance(50) else f"{star.qualifier}.*"
+                if self.dialect in _EXCLUDE and not star.opaque and len(kept) > 1:
+                    if self.chance(30):
+                        dropped = self.pick(kept)
+                        kept = [col for col in kept if col is not dropped]
+                        written = f"* {_EXCLUDE[self.dialect]} ({self.quote(dropped.name)})"
+                for col in kept:
                     names.add(col.name.casefold())
                     cols.append(col)
-                items.append("*" if self.chance(50) else f"{star.qualifier}.*")
+                items.append(written)
                 opaque = opaque or star.opaque
                 if len(cols) >= count:
                     break
@@ -440,9 +470,14 @@ class _Generator:
         distinct = not grouped and width is None and self.chance(10)
         select = "select distinct" if distinct else "select"
         sql = f"{select} {', '.join(items)} from {from_text}"
+        filtered_by_taint = False
         if self.chance(40):
-            sql += f" where {self.predicate(rels, depth, bare)}"
-        if grouped and keys:
+            condition, filtered_by_taint = self.predicate(rels, depth, bare)
+            sql += f" where {condition}"
+        # (not in a set operation's branch: sqlglot reads GROUP BY ALL EXCEPT as one clause)
+        if grouped and keys and width is None and self.dialect in _GROUP_BY_ALL and self.chance(30):
+            sql += " group by all"
+        elif grouped and keys:
             sql += f" group by {', '.join(dict.fromkeys(keys))}"
         if grouped and self.chance(40):
             value, _ = self.ref(self.pick(rels), bare=bare)
@@ -451,8 +486,12 @@ class _Generator:
             key, _ = self.ref(self.pick(rels), bare=bare)
             order, _ = self.ref(self.pick(rels), bare=bare)
             sql += f" qualify row_number() over (partition by {key} order by {order}) = 1"
-        tainted = any(rel.tainted for rel in rels) or (
-            distinct and any(col.role == "x" for col in cols)  # DISTINCT compares whole rows
+        tainted = (
+            filtered_by_taint
+            or any(rel.tainted for rel in rels)
+            or (
+                distinct and any(col.role == "x" for col in cols)  # DISTINCT compares whole rows
+            )
         )
         return _Query(sql, cols, opaque, tainted)
 
@@ -468,7 +507,6 @@ class _Generator:
         width = self.c.integer(1, 3)
         first = self.select(depth, width)
         sql, cols, opaque, tainted = first.sql, first.cols, first.opaque, first.tainted
-        every = [col.role for col in cols]
         ops = ["union all", "union", "intersect", "except"]
         op = self.pick(ops)
         groups: list[tuple[str, list[list[str]]]] = [("", [[col.role] for col in cols])]
@@ -478,9 +516,6 @@ class _Generator:
             query = self.select(depth, width)
             branch, other = query.sql, query.cols
             opaque, tainted = opaque or query.opaque, tainted or query.tainted
-            every += [col.role for col in other]
-            if op != "union all" and "x" in every:
-                tainted = True
             written = op + (" distinct" if self.dialect == "bigquery" and op != "union all" else "")
             sql = f"{sql} {written} {branch}"
             if op == "intersect":
@@ -488,8 +523,15 @@ class _Generator:
                     roles.append(col.role)
             else:
                 groups.append((op, [[col.role] for col in other]))
+        # An INTERSECT of branches compares them whole; so do UNION and EXCEPT, with what
+        # came before (its values) and the group after; UNION ALL compares nothing.
+        tainted = tainted or any(
+            len(group[0]) > 1 and any("x" in roles for roles in group) for _, group in groups
+        )
         roles = [_combine(r) for r in groups[0][1]]
         for op, group in groups[1:]:
+            if op != "union all" and ("x" in roles or any("x" in r for r in group)):
+                tainted = True
             if op != "except":
                 roles = [_combine((role, *more)) for role, more in zip(roles, group, strict=True)]
         outputs = [Col(col.name, role) for col, role in zip(cols, roles, strict=True)]
@@ -504,6 +546,9 @@ class _Generator:
 
     def statement(self) -> _Query:
         ctes = []
+        recursive = self.dialect in _RECURSIVE and self.chance(15)
+        if recursive:
+            ctes.append(self.recursive_cte())
         for _ in range(self.c.integer(0, 2)):
             query = self.query(1)
             name = self.fresh("cte")
@@ -511,8 +556,22 @@ class _Generator:
             self.ctes.append(_Rel(name, name, query.cols, query.opaque, tainted=query.tainted))
         query = self.query(0)
         if ctes:
-            query.sql = f"with {', '.join(ctes)} {query.sql}"
+            query.sql = f"with {'recursive ' if recursive else ''}{', '.join(ctes)} {query.sql}"
         return query
+
+    def recursive_cte(self) -> str:
+        """A recursive CTE: an anchor over a table, a member that reads the CTE itself."""
+        inner = self.table_rel()
+        if " as " not in inner.text:
+            alias = self.fresh("t")
+            inner = dataclasses.replace(inner, text=f"{inner.text} as {alias}", qualifier=alias)
+        name = self.fresh("rec")
+        value, col = self.ref(inner)
+        column = self.fresh("n")
+        anchor = f"select {value} as {column} from {inner.text}"
+        member = f"select {name}.{column} + 1 from {name} where {name}.{column} < 10"
+        self.ctes.append(_Rel(name, name, [Col(column, col.role)], False))
+        return f"{name} as ({anchor} union all {member})"
 
 
 def generate(chooser: Chooser, *, max_depth: int = 2, mutate: bool = True) -> Case:

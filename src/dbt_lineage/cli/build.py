@@ -1,13 +1,12 @@
 """``dbt-lineage build``: resolve the project's column lineage and write lineage.json.
 
-``build_lineage`` is the whole job without the printing, for the commands that need a
-fresh lineage.json first (``report``, ``diff``).
+The resolution itself is ``build_lineage`` (imported when a build has work to do: a build
+whose inputs have not changed starts and answers without loading the resolver).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
+import json
 import sys
 import time
 import typing as t
@@ -15,93 +14,10 @@ from pathlib import Path
 
 import click
 
-from dbt_lineage.artifacts.names import resolve_name
-from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.cli import options
-from dbt_lineage.errors import DbtLineageError
-from dbt_lineage.graph.build import build_graph
-from dbt_lineage.graph.io import load_graph
-from dbt_lineage.graph.merge import merge
-from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.graph.save import save_graph
-from dbt_lineage.memory import fewer_collections
-from dbt_lineage.outputs.build_summary import build_summary
-from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
-from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
-from dbt_lineage.resolve.project import DEFAULT_NODE_TIMEOUT, ProjectLineage, resolve_project
-
-
-@dataclasses.dataclass
-class Built:
-    """What a build made: the graph written, where, and the resolution behind it."""
-
-    graph: LineageGraph
-    path: Path
-    lineage: ProjectLineage
-    seconds: float
-    warnings: tuple[str, ...] = ()
-    """About the artifacts (a catalog of another project, a partial manifest...)."""
-
-
-def build_lineage(
-    project_dir: str | Path,
-    target_path: str | Path | None = None,
-    *,
-    select: t.Sequence[str] = (),
-    no_cache: bool = False,
-    jobs: int | None = None,
-    node_timeout: float | None = DEFAULT_NODE_TIMEOUT,
-    output: str | Path | None = None,
-    progress: t.Callable[[int, int], None] | None = None,
-    cache: LineageCache | None = None,
-) -> Built:
-    """Resolve the project's lineage and write it.
-
-    A full build writes ``<target>/lineage.json`` (or ``output``). A selected build
-    resolves the selected nodes (and what they read) and puts them into the existing
-    ``lineage.json``, leaving every other node as the last build left it; with ``output``
-    it writes only what it resolved there. The cache forgets stale entries only on full
-    builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
-    between its two sides, so the second costs only what differs.
-
-    Raises:
-        DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
-    """
-    started = time.perf_counter()
-    with fewer_collections():
-        artifacts = load_project(project_dir, target_path)
-        relations = artifacts.manifest.relation_nodes()
-        selected = _selected(select, relations) if select else None
-        lineage = resolve_project(
-            artifacts,
-            project_dir=project_dir,
-            select=selected,
-            cache=cache
-            if cache is not None
-            else LineageCache(artifacts.target_path / CACHE_FILE, read=not no_cache),
-            progress=progress,
-            jobs=jobs,
-            node_timeout=node_timeout,
-        )
-        graph = build_graph(artifacts, lineage)
-        lineage.nodes.clear()  # the graph holds it all now: keep one copy in memory
-        default = artifacts.target_path / "lineage.json"
-        path = Path(output) if output else default
-        if selected is not None:
-            graph = _into_earlier(graph, path if output is None else None)
-        save_graph(graph, path)
-    seconds = time.perf_counter() - started
-    return Built(graph, path, lineage, seconds, artifacts.warnings)
-
-
-def _into_earlier(graph: LineageGraph, earlier: Path | None) -> LineageGraph:
-    """A selected build's graph put into the earlier full graph at ``earlier``, if any."""
-    if earlier is None or not earlier.is_file():
-        return graph
-    try:
-        return merge(load_graph(earlier), graph)
-    except DbtLineageError:
-        return graph  # an unreadable earlier graph: the selected nodes are all there is
+from dbt_lineage.cli.build_inputs import build_inputs, dumps, seed_files, unchanged
+from dbt_lineage.graph.index_meta import index_meta
+from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
 
 @click.command()
@@ -145,6 +61,18 @@ def build(
     output: str | None,
 ) -> None:
     """Resolve column lineage from target/manifest.json (and catalog.json) into lineage.json."""
+    started = time.perf_counter()
+    lineage_path = Path(output) if output else _target(project_dir, target_path) / "lineage.json"
+    inputs = None
+    if not select:
+        target = _target(project_dir, target_path)
+        inputs = build_inputs(target, jobs=jobs, node_timeout=node_timeout or None)
+        if not no_cache and _keep(lineage_path, inputs, Path(project_dir), started, strict):
+            return
+    from dbt_lineage.cli.build_lineage import build_lineage
+    from dbt_lineage.outputs.build_summary import build_summary
+    from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
+
     with _progress() as progress:
         built = build_lineage(
             project_dir,
@@ -161,37 +89,72 @@ def build(
             click.echo(f"Traceback of the internal error in {node_id}:\n{text}", err=True)
     graph = built.graph
     report = coverage(graph)
-    click.echo(
-        build_summary(
-            graph,
-            path=built.path,
-            seconds=built.seconds,
-            resolved=built.lineage.resolved_count,
-            cached=built.lineage.cached_count,
-            report=report,
-            warnings=[*built.warnings, *built.lineage.warnings],
-        )
+    summary = build_summary(
+        graph,
+        path=built.path,
+        seconds=built.seconds,
+        resolved=built.lineage.resolved_count,
+        cached=built.lineage.cached_count,
+        report=report,
+        warnings=[*built.warnings, *built.lineage.warnings],
     )
-    sql_nodes = [n for n in graph.nodes.values() if n.type in COUNTED_TYPES]
-    if sql_nodes and report.columns_total and not report.columns_resolved:
+    click.echo(summary)
+    outcome = {
+        "summary": summary.rpartition("\n")[0],
+        "nodes": built.lineage.resolved_count + built.lineage.cached_count,
+        "sql_nodes": any(n.type in COUNTED_TYPES for n in graph.nodes.values()),
+        "columns": report.columns_total,
+        "resolved": report.columns_resolved,
+    }
+    if inputs is not None:
+        inputs["seeds"] = seed_files(graph, Path(project_dir))
+        index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(outcome)})
+    _exit(outcome, strict)
+
+
+def _keep(
+    lineage_path: Path, inputs: dict[str, t.Any], project_dir: Path, started: float, strict: bool
+) -> bool:
+    """Print the last build's summary and exit as it did, when lineage.json and its index
+    are what that build wrote and its inputs have not changed; False otherwise."""
+    meta = index_meta(lineage_path)
+    if meta is None or "inputs" not in meta or "outcome" not in meta:
+        return False
+    try:
+        recorded, outcome = json.loads(meta["inputs"]), json.loads(meta["outcome"])
+    except ValueError:
+        return False
+    if not unchanged(recorded, inputs, project_dir):
+        return False
+    seconds = time.perf_counter() - started
+    click.echo(outcome["summary"])
+    click.echo(
+        f"Kept {lineage_path}: manifest, catalog and dbt-lineage unchanged since it was written "
+        f"({seconds:.2f}s; 0 node(s) resolved, {outcome['nodes']} from cache)"
+    )
+    _exit(outcome, strict)
+    return True
+
+
+def _exit(outcome: dict[str, t.Any], strict: bool) -> None:
+    """Exit 2 when no column resolved, 1 under ``--strict`` when any is unresolved."""
+    if outcome["sql_nodes"] and outcome["columns"] and not outcome["resolved"]:
         click.secho(
             "Error: no column could be resolved; see the diagnostics above", fg="red", err=True
         )
         sys.exit(2)
-    if strict and report.columns_resolved < report.columns_total:
+    if strict and outcome["resolved"] < outcome["columns"]:
         click.secho(
-            f"Error: --strict: {report.columns_total - report.columns_resolved} "
-            "column(s) unresolved",
+            f"Error: --strict: {outcome['columns'] - outcome['resolved']} column(s) unresolved",
             fg="red",
             err=True,
         )
         sys.exit(1)
 
 
-def _selected(select: t.Sequence[str], relations: dict[str, t.Any]) -> list[str]:
-    names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
-    candidates = [node.named for node in relations.values()]
-    return [resolve_name(name.strip("+"), candidates) for name in names]
+def _target(project_dir: str, target_path: str | None) -> Path:
+    target = Path(target_path) if target_path is not None else Path("target")
+    return target if target.is_absolute() else Path(project_dir) / target
 
 
 class _progress:  # noqa: N801 - used as a context manager, reads like a function

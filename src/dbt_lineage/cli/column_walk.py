@@ -23,6 +23,7 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
     @options.project_dir
     @options.target_path
     @options.lineage_path
+    @options.no_index
     @options.output_format
     @click.option(
         "--include-indirect/--direct-only",
@@ -43,12 +44,13 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
         project_dir: str,
         target_path: str | None,
         lineage_file: str | None,
+        no_index: bool,
         output_format: str,
         include_indirect: bool,
         depth: int | None,
         kinds: tuple[str, ...],
     ) -> None:
-        graph = load_lineage(project_dir, target_path, lineage_file)
+        graph = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
         report = walk(
             graph,
             column_target(graph, column, project_dir, target_path),

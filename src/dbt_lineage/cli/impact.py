@@ -12,9 +12,7 @@ import click
 
 from dbt_lineage.cli import options
 from dbt_lineage.errors import SelectionError
-from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.outputs.impact_json import impact_json
 from dbt_lineage.outputs.impact_text import impact_text
 from dbt_lineage.queries.doc_inheritance import doc_inheritance
 from dbt_lineage.queries.impact import ImpactReport
@@ -40,6 +38,7 @@ depth = click.option(
 @options.project_dir
 @options.target_path
 @options.lineage_path
+@options.no_index
 @options.output_format
 @include_indirect
 @depth
@@ -48,6 +47,7 @@ def impact(
     project_dir: str,
     target_path: str | None,
     lineage_file: str | None,
+    no_index: bool,
     output_format: str,
     include_indirect: bool,
     depth: int | None,
@@ -57,7 +57,7 @@ def impact(
     NODE is written as dbt does: orders, shop.orders, model.shop.orders,
     source:ecom.raw_orders, exposure:weekly_revenue.
     """
-    graph = load_lineage(project_dir, target_path, lineage_file)
+    graph = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
     key = find(graph, target, project_dir, target_path)
     report = impact_of(graph, key, include_indirect=include_indirect, depth=depth)
     click.echo(render(report, output_format, graph))
@@ -104,12 +104,27 @@ def _not_built(
 
 
 def load_lineage(
-    project_dir: str, target_path: str | None, lineage_file: str | None
+    project_dir: str, target_path: str | None, lineage_file: str | None, *, index: bool = False
 ) -> LineageGraph:
-    """The graph ``dbt-lineage build`` wrote: ``--lineage``, else ``<target>/lineage.json``."""
-    if lineage_file is not None:
-        return load_graph(lineage_file)
-    return load_graph(_target(project_dir, target_path) / "lineage.json")
+    """The graph ``dbt-lineage build`` wrote: ``--lineage``, else ``<target>/lineage.json``.
+
+    With ``index``, read from the query index beside it when that is fresh (a graph for
+    walks from one column or node: see ``graph.indexed_graph``), else from lineage.json.
+    """
+    path = (
+        Path(lineage_file)
+        if lineage_file is not None
+        else _target(project_dir, target_path) / "lineage.json"
+    )
+    if index:
+        from dbt_lineage.graph.indexed_graph import indexed_graph
+
+        graph = indexed_graph(path)
+        if graph is not None:
+            return graph
+    from dbt_lineage.graph.io import load_graph
+
+    return load_graph(path)
 
 
 def _target(project_dir: str, target_path: str | None) -> Path:
@@ -137,5 +152,7 @@ def render(report: ImpactReport, output_format: str, graph: LineageGraph) -> str
     docs = doc_inheritance(graph)
     descriptions = {item.ref: docs.describe(item.ref) for item in report.columns}
     if output_format == "json":
+        from dbt_lineage.outputs.impact_json import impact_json
+
         return impact_json(report, descriptions=descriptions)
     return impact_text(report, descriptions)

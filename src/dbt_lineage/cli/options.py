@@ -22,6 +22,11 @@ lineage_path = click.option(
     default=None,
     help="The lineage.json to read (default: <target-path>/lineage.json).",
 )
+no_index = click.option(
+    "--no-index",
+    is_flag=True,
+    help="Read lineage.json itself, not the query index `build` writes beside it.",
+)
 output_format = click.option(
     "--format",
     "output_format",

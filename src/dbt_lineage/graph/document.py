@@ -17,6 +17,8 @@ from typing_extensions import Required, TypedDict
 
 from dbt_lineage.graph.model import (
     EMPTY,
+    EXPOSURE_FIELDS,
+    RELATION_FIELDS,
     SCHEMA_VERSION,
     ColumnNode,
     Diagnostic,
@@ -129,16 +131,34 @@ DOCUMENT = pydantic.TypeAdapter(Document)
 """Checks a ``lineage.json`` document: ``DOCUMENT.validate_json(raw)``."""
 
 
-_RELATION_FIELDS = ("relation_name", "materialized", "package_name", "columns_from")
-_EXPOSURE_FIELDS = ("exposure_type", "label", "url", "maturity", "owner_name", "owner_email")
+_RELATION_FIELDS = RELATION_FIELDS
+_EXPOSURE_FIELDS = EXPOSURE_FIELDS
 _COMMON_FIELDS = ("description", "path", "meta")
 
 
-def encode(graph: LineageGraph) -> t.Iterator[bytes]:
+class Observer(t.Protocol):
+    """What ``encode`` tells as it goes, for a writer of the same graph in another form (the
+    query index), so that the work is not done twice."""
+
+    def node(self, node: LineageNode, entry: bytes) -> None:
+        """A node and its entry, columns included, as the JSON lineage.json holds."""
+
+    def edges(
+        self,
+        direct: dict[str, list[LineageEdge]],
+        indirect: dict[str, list[LineageEdge]],
+        depends: dict[str, list[LineageEdge]],
+    ) -> None:
+        """The schema-layer edges grouped by the node they point to, as lineage.json lists
+        them (within a node, by target column in the order of each column's first edge)."""
+
+
+def encode(graph: LineageGraph, observer: Observer | None = None) -> t.Iterator[bytes]:
     """The graph's schema layer as the ``lineage.json`` document, in pieces of JSON.
 
     Piece by piece (a node's entry, a node's edges) so that a large graph is never held
-    twice more in memory, as a document and as its text.
+    twice more in memory, as a document and as its text. ``observer`` is told each node's
+    entry and the grouped edges as they are written.
     """
     to_json = pydantic_core.to_json
     yield b'{"schema_version":' + to_json(SCHEMA_VERSION)
@@ -152,7 +172,10 @@ def encode(graph: LineageGraph) -> t.Iterator[bytes]:
         entry["columns"] = {
             name: _encode_column(column) for name, column in graph.columns.get(node_id, {}).items()
         }
-        yield separator + to_json(node_id) + b":" + to_json(entry)
+        text = to_json(entry)
+        if observer is not None:
+            observer.node(node, text)
+        yield separator + to_json(node_id) + b":" + text
         separator = b","
     direct: dict[str, list[LineageEdge]] = {}
     indirect: dict[str, list[LineageEdge]] = {}
@@ -168,6 +191,8 @@ def encode(graph: LineageGraph) -> t.Iterator[bytes]:
             indirect.setdefault(node_id, []).append(edge)
         elif edge.type is EdgeType.DEPENDS:
             depends.setdefault(node_id, []).append(edge)
+    if observer is not None:
+        observer.edges(direct, indirect, depends)
     yield b'},"edges":{"direct":{'
     yield from _sections(direct, _direct_entry)
     yield b'},"indirect":{'

@@ -40,6 +40,11 @@ class NodeType(str, enum.Enum):
 
 RELATION_TYPES = (NodeType.SOURCE, NodeType.SEED, NodeType.MODEL, NodeType.SNAPSHOT)
 
+RELATION_FIELDS = ("relation_name", "materialized", "package_name", "columns_from")
+"""The fields a ``RelationNode`` adds to ``LineageNode`` (all strings)."""
+EXPOSURE_FIELDS = ("exposure_type", "label", "url", "maturity", "owner_name", "owner_email")
+"""The fields an ``ExposureNode`` adds to ``LineageNode`` (all strings)."""
+
 
 class EdgeType(str, enum.Enum):
     DIRECT = "direct"
@@ -177,6 +182,21 @@ class NodeRunNode(LineageNode):
         return RunRef(self.invocation_id, self.node_id)
 
 
+def short_name(node: LineageNode) -> str:
+    """The name dbt matches a bare name against: a source's table, an exposure's name (its
+    label is for display), a model's, seed's or snapshot's name.
+
+    >>> short_name(RelationNode(node_id="source.shop.ecom.raw_orders", type=NodeType.SOURCE,
+    ...                         name="ecom.raw_orders"))
+    'raw_orders'
+    """
+    if node.type is NodeType.SOURCE:
+        return node.node_id.split(".", 3)[-1]
+    if node.type is NodeType.EXPOSURE:
+        return node.node_id.split(".", 2)[-1]
+    return node.name or node.node_id.split(".", 2)[-1]
+
+
 @dataclasses.dataclass(slots=True)
 class LineageEdge:
     """A directed edge ``source -> target``.
@@ -254,6 +274,10 @@ class LineageGraph:
         if isinstance(key, RunRef):
             return self.runs.get(key.invocation_id, {}).get(key.unique_id)
         return self.nodes.get(key)
+
+    def nodes_named(self, names: t.Collection[str]) -> list[LineageNode]:
+        """The nodes whose ``short_name`` is one of ``names``, in the graph's order."""
+        return [node for node in self.nodes.values() if short_name(node) in names]
 
     def columns_of(self, node_id: str) -> list[ColumnNode]:
         return list(self.columns.get(node_id, {}).values())

@@ -7,7 +7,7 @@ import typing as t
 
 from dbt_lineage.artifacts.names import NamedNode, resolve_name
 from dbt_lineage.errors import SelectionError
-from dbt_lineage.graph.model import LineageGraph, LineageNode, NodeType
+from dbt_lineage.graph.model import LineageGraph, LineageNode, NodeType, short_name
 from dbt_lineage.types import ColumnRef
 
 
@@ -55,9 +55,7 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
             if candidates is None:
                 # Only nodes named like a reading's last part can match: match among those.
                 last_parts = {_last_part(reading) for reading, _ in readings}
-                candidates = [
-                    _named(node) for node in graph.nodes.values() if _short_name(node) in last_parts
-                ]
+                candidates = [_named(node) for node in graph.nodes_named(last_parts)]
             try:
                 name = resolve_name(name, candidates)
             except SelectionError:
@@ -97,17 +95,7 @@ def _named(node: LineageNode) -> NamedNode:
     resource_type, _, rest = node.node_id.partition(".")
     package, _, rest = rest.partition(".")
     source_name = rest.partition(".")[0] if node.type is NodeType.SOURCE else ""
-    return NamedNode(node.node_id, resource_type, _short_name(node), package, source_name)
-
-
-def _short_name(node: LineageNode) -> str:
-    """The name dbt matches a bare name against: a source's table, an exposure's name (its
-    label is for display), a model's, seed's or snapshot's name."""
-    if node.type is NodeType.SOURCE:
-        return node.node_id.split(".", 3)[-1]
-    if node.type is NodeType.EXPOSURE:
-        return node.node_id.split(".", 2)[-1]
-    return node.name or node.node_id.split(".", 2)[-1]
+    return NamedNode(node.node_id, resource_type, short_name(node), package, source_name)
 
 
 def _best(text: str, whole: SelectionError, head: str, partial: SelectionError) -> SelectionError:

@@ -19,12 +19,9 @@ from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeDiagnostic, Node
 from dbt_lineage.resolve.relations import relation_index
 from dbt_lineage.resolve.schedule import Schedule, schedule
 from dbt_lineage.sql.dialects import dialect_for
-from dbt_lineage.types import UnresolvedReason
+from dbt_lineage.types import DEFAULT_NODE_TIMEOUT, UnresolvedReason
 
 Progress = t.Callable[[int, int], None]
-
-DEFAULT_NODE_TIMEOUT = 60.0
-"""Seconds one node may take to resolve before it becomes a ``timeout`` diagnostic."""
 
 
 @dataclasses.dataclass

@@ -11,6 +11,7 @@ dialect) raises.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import typing as t
 
 import sqlglot
@@ -32,6 +33,10 @@ from dbt_lineage.sql.scope_walk import Walker, scope_walk
 from dbt_lineage.sql.statements import statements
 from dbt_lineage.sql.walk_base import Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
+
+# sqlglot logs what it cannot read (a scope it cannot traverse) as warnings, which Python's
+# last-resort handler would print on the user's terminal; the reason is reported instead.
+logging.getLogger("sqlglot").addHandler(logging.NullHandler())
 
 
 @dataclasses.dataclass(frozen=True)

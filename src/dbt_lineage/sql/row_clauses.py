@@ -32,6 +32,9 @@ class RowClauses(WalkerBase):
 
     def scope_rows(self, scope: Scope) -> Edges:
         """Indirect edges of the clauses that decide the rows of ``scope`` and its sources."""
+        # The walked scope of that query: inside a recursive CTE, the CTE's name stands for a
+        # scope of the anchor that sqlglot made without its sources.
+        scope = self.scope_of.get(id(scope.expression), scope)
         found = self._rows.get(id(scope))
         if found is None:
             found = self._rows[id(scope)] = Edges()  # guards recursive CTEs

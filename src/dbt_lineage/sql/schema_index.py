@@ -17,7 +17,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 
-from dbt_lineage.sql.names import NameIndex, Names, names
+from dbt_lineage.sql.names import NameIndex, Names, names, plain_table_parts
 
 Parts = tuple[str, ...]
 Columns = dict[str, str]
@@ -158,6 +158,9 @@ def _split(key: str, dialect: str, fold: _Fold) -> Parts:
 @functools.lru_cache(maxsize=65536)
 def _split_quoted(key: str, dialect: str) -> Parts:
     """Parse a quoted name once per process: dbt's relation names recur in many schemas."""
+    plain = plain_table_parts(key, dialect)
+    if plain is not None:
+        return plain
     table = exp.to_table(key, dialect=dialect)
     return tuple(
         _identifier_text(part, dialect) for part in table.parts if isinstance(part, exp.Expr)

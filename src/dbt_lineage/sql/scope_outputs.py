@@ -65,6 +65,7 @@ class ScopeOutputs(WalkerBase):
 
     def resolve_output(self, scope: Scope, name: str) -> Edges:
         """The upstreams of output column ``name`` of ``scope`` (memoised)."""
+        scope = self.scope_of.get(id(scope.expression), scope)  # see ``scope_rows``
         key = (id(scope), name)
         found = self._outputs.get(key)
         if found is not None:

@@ -14,7 +14,7 @@ from sqlglot.optimizer.scope import Scope
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.walk_base import WalkerBase, alias_columns
-from dbt_lineage.types import EdgeKind
+from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
 """Columns of a flattened row that are positions, not values read from the input."""
@@ -103,13 +103,19 @@ class TableFunctions(WalkerBase):
             if position >= len(args):
                 return Edges()  # WITH ORDINALITY: a position
             return self.computed_from(scope, args[position])
+        if names:
+            detail = f"column {name} is not one of UNNEST {', '.join(names)}"
+            return Edges.problem(f"{UnresolvedReason.UNKNOWN_COLUMN.value}: {detail}")
         return self.computed_from(scope, args[0]) if len(args) == 1 else Edges()
 
     def _values_column(
         self, scope: Scope, values: exp.Values, names: list[str], name: str
     ) -> Edges:
         if name not in names:
-            return Edges()
+            if not names:
+                return Edges()  # unnamed: the dialect's own names (column1, col0...)
+            detail = f"column {name} is not one of VALUES {', '.join(names)}"
+            return Edges.problem(f"{UnresolvedReason.UNKNOWN_COLUMN.value}: {detail}")
         position = names.index(name)
         edges = Edges()
         for row in values.expressions:

@@ -1,0 +1,102 @@
+"""The whole job of ``dbt-lineage build`` without the printing, for the commands that need
+a fresh lineage.json first (``report``, ``diff``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+import typing as t
+from pathlib import Path
+
+from dbt_lineage.artifacts.names import resolve_name
+from dbt_lineage.artifacts.project import load_project
+from dbt_lineage.errors import DbtLineageError
+from dbt_lineage.graph.build import build_graph
+from dbt_lineage.graph.io import load_graph
+from dbt_lineage.graph.merge import merge
+from dbt_lineage.graph.model import LineageGraph
+from dbt_lineage.graph.save import save_graph
+from dbt_lineage.memory import fewer_collections
+from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
+from dbt_lineage.resolve.project import ProjectLineage, resolve_project
+from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
+
+
+@dataclasses.dataclass
+class Built:
+    """What a build made: the graph written, where, and the resolution behind it."""
+
+    graph: LineageGraph
+    path: Path
+    lineage: ProjectLineage
+    seconds: float
+    warnings: tuple[str, ...] = ()
+    """About the artifacts (a catalog of another project, a partial manifest...)."""
+
+
+def build_lineage(
+    project_dir: str | Path,
+    target_path: str | Path | None = None,
+    *,
+    select: t.Sequence[str] = (),
+    no_cache: bool = False,
+    jobs: int | None = None,
+    node_timeout: float | None = DEFAULT_NODE_TIMEOUT,
+    output: str | Path | None = None,
+    progress: t.Callable[[int, int], None] | None = None,
+    cache: LineageCache | None = None,
+) -> Built:
+    """Resolve the project's lineage and write it.
+
+    A full build writes ``<target>/lineage.json`` (or ``output``). A selected build
+    resolves the selected nodes (and what they read) and puts them into the existing
+    ``lineage.json``, leaving every other node as the last build left it; with ``output``
+    it writes only what it resolved there. The cache forgets stale entries only on full
+    builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
+    between its two sides, so the second costs only what differs.
+
+    Raises:
+        DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
+    """
+    started = time.perf_counter()
+    with fewer_collections():
+        artifacts = load_project(project_dir, target_path)
+        relations = artifacts.manifest.relation_nodes()
+        selected = _selected(select, relations) if select else None
+        lineage = resolve_project(
+            artifacts,
+            project_dir=project_dir,
+            select=selected,
+            cache=cache
+            if cache is not None
+            else LineageCache(artifacts.target_path / CACHE_FILE, read=not no_cache),
+            progress=progress,
+            jobs=jobs,
+            node_timeout=node_timeout,
+        )
+        graph = build_graph(artifacts, lineage)
+        lineage.nodes.clear()  # the graph holds it all now: keep one copy in memory
+        default = artifacts.target_path / "lineage.json"
+        path = Path(output) if output else default
+        if selected is not None:
+            graph = _into_earlier(graph, path if output is None else None)
+        save_graph(graph, path, index=True)
+    seconds = time.perf_counter() - started
+    return Built(graph, path, lineage, seconds, artifacts.warnings)
+
+
+def _into_earlier(graph: LineageGraph, earlier: Path | None) -> LineageGraph:
+    """A selected build's graph put into the earlier full graph at ``earlier``, if any."""
+    if earlier is None or not earlier.is_file():
+        return graph
+    try:
+        return merge(load_graph(earlier), graph)
+    except DbtLineageError:
+        return graph  # an unreadable earlier graph: the selected nodes are all there is
+
+
+def _selected(select: t.Sequence[str], relations: dict[str, t.Any]) -> list[str]:
+    names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
+    candidates = [node.named for node in relations.values()]
+    return [resolve_name(name.strip("+"), candidates) for name in names]
