@@ -15,6 +15,7 @@ import pydantic
 import pydantic_core
 from typing_extensions import Required, TypedDict
 
+from dbt_lineage.graph.column_entries import column_entries
 from dbt_lineage.graph.model import (
     EMPTY,
     EXPOSURE_FIELDS,
@@ -251,25 +252,9 @@ def decode(document: Document) -> LineageGraph:
     """A graph from a checked document."""
     nodes: dict[str, LineageNode] = {}
     columns: dict[str, dict[str, ColumnNode]] = {}
-    column_type = NodeType.COLUMN
     for node_id, entry in document["nodes"].items():
         nodes[node_id] = _decode_node(node_id, entry)
-        columns[node_id] = {
-            name: ColumnNode(
-                node_id=node_id,
-                type=column_type,
-                name=name,
-                column=name,
-                description=column.get("description", ""),
-                meta=column.get("meta") or EMPTY,
-                tags=tuple(column.get("tags", ())),
-                data_type=column.get("data_type", ""),
-                resolved=column.get("resolved", True),
-                reason=column.get("reason", ""),
-                inferred=column.get("inferred", False),
-            )
-            for name, column in entry.get("columns", {}).items()
-        }
+        columns[node_id] = column_entries(node_id, entry.get("columns", {}))
     edges: list[LineageEdge] = []
     sections = document["edges"]
     for node_id, by_column in sections.get("direct", {}).items():

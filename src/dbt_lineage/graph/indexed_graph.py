@@ -17,6 +17,7 @@ import sqlite3
 import typing as t
 from pathlib import Path
 
+from dbt_lineage.graph.column_entries import column_entries
 from dbt_lineage.graph.index_file import index_file
 from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.graph.model import (
@@ -165,7 +166,7 @@ class _Columns(t.Mapping[str, dict[str, ColumnNode]]):
         if node_id not in self._nodes:
             raise KeyError(node_id)
         entries = self._nodes.entry(node_id).get("columns", {})
-        found = self._read[node_id] = _columns(node_id, entries)
+        found = self._read[node_id] = column_entries(node_id, entries)
         return found
 
     def __contains__(self, node_id: object) -> bool:
@@ -277,23 +278,3 @@ def _node(node_id: str, entry: dict[str, t.Any]) -> LineageNode:
     if node_type is NodeType.EXPOSURE:
         return ExposureNode(**common, **{field: entry.get(field, "") for field in EXPOSURE_FIELDS})
     return RelationNode(**common, **{field: entry.get(field, "") for field in RELATION_FIELDS})
-
-
-def _columns(node_id: str, entries: dict[str, dict[str, t.Any]]) -> dict[str, ColumnNode]:
-    column_type = NodeType.COLUMN
-    return {
-        name: ColumnNode(
-            node_id=node_id,
-            type=column_type,
-            name=name,
-            column=name,
-            description=column.get("description", ""),
-            meta=column.get("meta") or EMPTY,
-            tags=tuple(column.get("tags", ())),
-            data_type=column.get("data_type", ""),
-            resolved=column.get("resolved", True),
-            reason=column.get("reason", ""),
-            inferred=column.get("inferred", False),
-        )
-        for name, column in entries.items()
-    }
