@@ -99,7 +99,9 @@ def coverage(
     if base is not None:
         from dbt_lineage.cli.base_breaks import base_breaks
 
-        breaks = base_breaks(base, graph, manifest, project_dir=project_dir, target=target)
+        breaks = base_breaks(
+            base, graph, manifest, project_dir=project_dir, target=target, index=index
+        )
     render = {"json": coverage_json, "markdown": coverage_markdown}.get(
         output_format, coverage_text
     )

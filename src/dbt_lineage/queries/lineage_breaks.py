@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 import typing as t
 
-from dbt_lineage.graph.model import EdgeType, LineageGraph, NodeType
+from dbt_lineage.graph.model import LineageEdge, LineageGraph, NodeType
+from dbt_lineage.queries.edge_index import EdgeIndex, edge_index
 from dbt_lineage.types import ColumnRef
 
 BREAK_KINDS = ("newly_unresolved", "lost_upstream")
@@ -47,7 +48,12 @@ class LineageBreak:
 
 
 def lineage_breaks(
-    base: LineageGraph, head: LineageGraph, *, changed_sql: t.Collection[str] = ()
+    base: LineageGraph,
+    head: LineageGraph,
+    *,
+    changed_sql: t.Collection[str] = (),
+    base_index: EdgeIndex | None = None,
+    head_index: EdgeIndex | None = None,
 ) -> list[LineageBreak]:
     """The columns of ``head`` that lost lineage since ``base``, sorted.
 
@@ -56,10 +62,12 @@ def lineage_breaks(
         head: the graph now.
         changed_sql: models whose SQL changed between the two: their lost upstreams are
             what the change meant to do, so only their newly unresolved columns count.
+        base_index: ``edge_index(base)`` when the caller has it already.
+        head_index: ``edge_index(head)`` when the caller has it already.
     """
     breaks: list[LineageBreak] = []
-    base_upstreams = _direct_upstreams(base)
-    head_upstreams = _direct_upstreams(head)
+    base_in = (base_index or edge_index(base)).direct_in
+    head_in = (head_index or edge_index(head)).direct_in
     for node_id, node in head.nodes.items():
         if node.type not in _LINEAGE_TYPES or node_id not in base.nodes:
             continue
@@ -74,7 +82,7 @@ def lineage_breaks(
                 continue
             if node_id in changed_sql:
                 continue
-            lost = base_upstreams.get(earlier.key, set()) - head_upstreams.get(column.key, set())
+            lost = _upstreams(base_in, earlier.key) - _upstreams(head_in, column.key)
             breaks.extend(
                 LineageBreak(
                     node_id,
@@ -88,13 +96,7 @@ def lineage_breaks(
     return sorted(breaks, key=lambda item: (item.node_id, item.column, item.kind, item.detail))
 
 
-def _direct_upstreams(graph: LineageGraph) -> dict[ColumnRef, set[ColumnRef]]:
-    upstreams: dict[ColumnRef, set[ColumnRef]] = {}
-    for edge in graph.edges:
-        if (
-            edge.type is EdgeType.DIRECT
-            and isinstance(edge.target, ColumnRef)
-            and isinstance(edge.source, ColumnRef)
-        ):
-            upstreams.setdefault(edge.target, set()).add(edge.source)
-    return upstreams
+def _upstreams(
+    direct_in: t.Mapping[ColumnRef, list[LineageEdge]], ref: ColumnRef
+) -> set[ColumnRef]:
+    return {edge.source for edge in direct_in.get(ref, ()) if isinstance(edge.source, ColumnRef)}
