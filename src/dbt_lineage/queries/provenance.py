@@ -254,9 +254,8 @@ def _fetch(
         remote = [key for key in frontier if key not in local]
         fetched = source.run_inputs(remote) if remote else []
         fetched += [row for key in frontier for row in local.get(key, ())]
-        next_keys: set[RunRef] = set()
         missing: set[RunRef] = set()
-        fetched = _same_invocation_runs(fetched, source, runs, ephemeral)
+        fetched, next_keys = _same_invocation_runs(fetched, source, runs, ephemeral)
         for row in fetched:
             if row.input_invocation_id is None and row.input_unique_id in ephemeral:
                 key = RunRef(row.invocation_id, row.input_unique_id)
@@ -288,9 +287,13 @@ def _same_invocation_runs(
     source: InstanceSource,
     runs: dict[RunRef, NodeRunRow],
     ephemeral: t.Mapping[str, t.Sequence[str]],
-) -> list[RunInputRow]:
+) -> tuple[list[RunInputRow], set[RunRef]]:
     """Point inputs that no earlier build fed at their own run in the consumer's
-    invocation, when there is one: the failed run that made a consumer skip, say."""
+    invocation, when there is one: the failed run that made a consumer skip, say.
+
+    The runs fetched for that go into ``runs``; returned with the rows are their keys,
+    whose inputs are still to be traced.
+    """
     wanted = {
         RunRef(row.invocation_id, row.input_unique_id)
         for row in rows
@@ -298,16 +301,19 @@ def _same_invocation_runs(
         and row.input_unique_id not in ephemeral
         and not row.input_unique_id.startswith("source.")
     }
-    wanted -= runs.keys()
-    found = {run.key for run in source.node_runs(sorted(wanted))} if wanted else set()
-    found |= {key for key in runs if key in wanted}
-    return [
+    unknown = sorted(wanted - runs.keys())
+    fetched = source.node_runs(unknown) if unknown else []
+    for run in fetched:
+        runs[run.key] = run
+    pointed = [
         dataclasses.replace(row, input_invocation_id=row.invocation_id)
         if row.input_invocation_id is None
-        and RunRef(row.invocation_id, row.input_unique_id) in found
+        and RunRef(row.invocation_id, row.input_unique_id) in wanted
+        and RunRef(row.invocation_id, row.input_unique_id) in runs
         else row
         for row in rows
     ]
+    return pointed, {run.key for run in fetched}
 
 
 def _inlined_inputs(
