@@ -10,7 +10,6 @@ comparison first spares the parse for every node whose SQL is the same up to tho
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import typing as t
 
@@ -254,7 +253,8 @@ def _renamed(
     return InlinedColumns(
         rows={kind: rewrite(text) for kind, text in columns.rows.items()},
         columns={
-            name: ColumnForm(rewrite(form.expression), functools.partial(rewrite, form.untyped))
+            # the untyped text stays lazy, as ColumnForm makes it only where two differ
+            name: ColumnForm(rewrite(form.expression), lambda form=form: rewrite(form.untyped))
             for name, form in columns.columns.items()
         },
     )
