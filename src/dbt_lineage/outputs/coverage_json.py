@@ -92,7 +92,10 @@ def coverage_json(
         ],
         lineage_breaks=None if breaks is None else [item.to_dict() for item in breaks],
     )
-    return document.model_dump_json(indent=2, exclude_none=True)
+    # without --base, no lineage_breaks key at all (every other null is kept)
+    return document.model_dump_json(
+        indent=2, exclude={"lineage_breaks"} if breaks is None else None
+    )
 
 
 def _group(group: GroupCoverage) -> Group:
