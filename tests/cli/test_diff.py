@@ -228,6 +228,17 @@ def test_bad_input_is_one_line(pull_request: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and "--base" in result.stderr
     assert _diff(pull_request, pull_request, "--fail-on", "maybe").exit_code == 2
+    # a broken manifest given alone is named as the user gave it
+    broken = tmp_path / "prod-manifest.json"
+    broken.write_text('{"metadata":')
+    result = CliRunner().invoke(
+        main.cli,
+        ["diff", "--base", str(broken), "--head", str(pull_request / "target"),
+         "--project-dir", str(pull_request)],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert "not valid JSON" in line and line.endswith(f"({broken})")
 
 
 def test_a_broken_contract_and_a_test_on_a_dropped_column_block(

@@ -69,7 +69,12 @@ def side_lineage(
             "the manifest.json's path",
             path=target,
         )
-    manifest = load_manifest(target / "manifest.json")
+    try:
+        manifest = load_manifest(target / "manifest.json")
+    except ArtifactError as error:
+        if path.is_file():
+            error.path = str(path)  # the file the user gave, not the folder made for it
+        raise
     graph = _current(target, manifest)
     if graph is not None:
         return Side(manifest, graph, built=False)
