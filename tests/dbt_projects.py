@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -22,6 +23,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from tests.dbt_run import run_dbt
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -41,10 +44,14 @@ def _env() -> dict[str, str]:
 
 
 def run(args: t.Sequence[str], cwd: Path) -> None:
-    """Runs one command; on failure fails the requesting test with the command's output."""
-    proc = subprocess.run(
-        list(args), cwd=cwd, env=_env(), capture_output=True, text=True, check=False
-    )
+    """Runs one command; on failure fails the requesting test with the command's output.
+    Our dbt runs in this process (``tests/dbt_run.py``), anything else as a process."""
+    if args and str(args[0]) == str(DBT):
+        proc = run_dbt([str(a) for a in args[1:]], cwd, env=_env())
+    else:
+        proc = subprocess.run(
+            list(args), cwd=cwd, env=_env(), capture_output=True, text=True, check=False
+        )
     if proc.returncode != 0:
         output = (proc.stdout + proc.stderr).strip().splitlines()
         pytest.fail(
@@ -75,9 +82,19 @@ def dbt(project: Path, *args: str) -> None:
 
 
 def regenerate(name: str, tmp_root: Path) -> Path:
-    """Copies ``fixtures/<name>`` and runs its own ``regenerate.sh`` with our dbt."""
+    """Copies ``fixtures/<name>`` and runs the dbt commands of its own ``regenerate.sh``
+    (its ``"$DBT" ...`` lines, in order) with our dbt, in this process. The script's other
+    lines only locate dbt and clear ``target/`` and the database, which the copy leaves out."""
     project = copy_project(FIXTURES / name, tmp_root)
-    run(["bash", str(project / "regenerate.sh")], project)
+    commands = [
+        shlex.split(line)[1:]
+        for line in (project / "regenerate.sh").read_text().splitlines()
+        if line.startswith('"$DBT" ')
+    ]
+    if not commands:
+        pytest.fail(f"{project / 'regenerate.sh'} runs no dbt command", pytrace=False)
+    for args in commands:
+        run([str(DBT), *args], project)
     return project
 
 

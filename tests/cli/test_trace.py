@@ -11,14 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
 import typing as t
 import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from tests.dbt_projects import DBT, PG_HOST, PG_PORT, REPO, copy_project, dbt
+from tests.dbt_projects import PG_HOST, PG_PORT, REPO, copy_project, dbt
+from tests.dbt_run import run_dbt
 
 from dbt_lineage.cli import main
 
@@ -290,13 +290,8 @@ def test_a_skipped_run_shows_the_failed_run_of_its_input_and_a_disabled_model_is
     reader = project / "models" / "marts" / "reads_broken.sql"
     reader.write_text("select * from {{ ref('broken_input') }}\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("DBT_")}
-    failed = subprocess.run(
-        [str(DBT), "run", "--profiles-dir", ".", "-s", "broken_input+"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-    )
-    assert failed.returncode == 1, failed.stdout.decode()[-3000:]
+    failed = run_dbt(["run", "--profiles-dir", ".", "-s", "broken_input+"], project, env=env)
+    assert failed.returncode == 1, failed.stdout[-3000:]
     third = invocation_id(project)
 
     skipped = trace_json(project, "reads_broken", "--stamp", third)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.dbt_run import run_dbt
+
 REPO = Path(__file__).resolve().parents[2]
 DBT = str(Path(sys.executable).with_name("dbt"))
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
@@ -61,7 +63,10 @@ class DbtProject:
         ]
         if args[0] not in ("deps", "clean"):
             cmd += ["--target", self.target]
-        proc = subprocess.run(cmd, cwd=self.path, env=run_env, capture_output=True, text=True)
+        if self.dbt_bin == DBT:  # this Python's dbt: run it in this process
+            proc = run_dbt(cmd[1:], cwd=self.path, env=run_env)
+        else:
+            proc = subprocess.run(cmd, cwd=self.path, env=run_env, capture_output=True, text=True)
         if check and proc.returncode != 0:
             raise AssertionError(f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}")
         return proc
@@ -154,6 +159,13 @@ def copy_project(source: Path, dest: Path) -> Path:
     return dest
 
 
+def install_package(project: DbtProject) -> None:
+    """What `dbt deps` does for our `local:` package: a symlink in dbt_packages/ (the
+    template's tests run `dbt deps` itself)."""
+    (project.path / "dbt_packages").mkdir()
+    (project.path / "dbt_packages" / "dbt_lineage").symlink_to(REPO)
+
+
 def drop_pg_schemas(*schemas: str) -> None:
     import psycopg2
 
@@ -181,7 +193,7 @@ def shop(request, tmp_path) -> DbtProject:
         "DBT_LINEAGE_PG_SCHEMA": schema,
     }
     project = DbtProject(path=path, target=target, env=env, schema=schema)
-    project.dbt("deps")
+    install_package(project)
     yield project
     if target == "postgres":
         drop_pg_schemas(schema, f"{schema}_lineage")
@@ -195,7 +207,7 @@ def duckdb_shop(tmp_path) -> DbtProject:
         target="duckdb",
         env={"DBT_LINEAGE_DUCKDB_PATH": str(tmp_path / "warehouse.duckdb")},
     )
-    project.dbt("deps")
+    install_package(project)
     return project
 
 
@@ -214,8 +226,6 @@ def pg_shop(tmp_path) -> DbtProject:
         env={"DBT_LINEAGE_PG_SCHEMA": schema},
         schema=schema,
     )
-    # what `dbt deps` does for a local package, without dbt's start-up time
-    (project.path / "dbt_packages").mkdir()
-    (project.path / "dbt_packages" / "dbt_lineage").symlink_to(REPO)
+    install_package(project)
     yield project
     drop_pg_schemas(schema, f"{schema}_lineage")

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import typing as t
 from pathlib import Path
 
 import pytest
 from tests.cli.test_trace import duckdb_profiles, hooked_project, invocation_id
-from tests.dbt_projects import DBT, REPO, dbt
+from tests.dbt_projects import REPO, dbt
+from tests.dbt_run import run_dbt
 
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.errors import DbtLineageError
@@ -50,13 +50,10 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
     sql = model.read_text()
     model.write_text("select no_such_column from {{ ref('stg_customers') }}")
     try:
-        proc = subprocess.run(
-            [str(DBT), "run", "--select", "customers", "--profiles-dir", "."],
-            cwd=project,
+        proc = run_dbt(
+            ["run", "--select", "customers", "--profiles-dir", "."],
+            project,
             env={**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"},
-            capture_output=True,
-            text=True,
-            check=False,
         )
         assert proc.returncode == 1, proc.stdout
         failed = invocation_id(project)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import typing as t
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from tests.dbt_projects import DBT, REPO, copy_project, dbt, run
+from tests.dbt_run import run_dbt
 
 from dbt_lineage.cli import main
 
@@ -40,13 +40,10 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (marts / "customer_contacts.sql").write_text(MASKED_MODEL)
     (marts / "broken_orders.sql").write_text(BROKEN_MODEL)
     dbt(project, "seed")
-    build = subprocess.run(
-        [str(DBT), "build", "--profiles-dir", "."],
-        cwd=project,
+    build = run_dbt(
+        ["build", "--profiles-dir", "."],
+        project,
         env={**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"},
-        capture_output=True,
-        text=True,
-        check=False,
     )
     assert build.returncode == 1, build.stdout[-3000:]
     kept = project / "build_run_results.json"
