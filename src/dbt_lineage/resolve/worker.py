@@ -12,6 +12,7 @@ import gc
 import traceback
 import typing as t
 
+from dbt_lineage.memory import collected_after
 from dbt_lineage.resolve.failures import Outcome, internal_error
 from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
@@ -20,11 +21,12 @@ from dbt_lineage.resolve.resolve_node import resolve_node
 
 def worker(node: SqlNode, inputs: NodeInputs) -> Outcome:
     """Module entry: resolve one node; a bug becomes an ``internal_error`` diagnostic."""
-    try:
-        return Outcome(resolve_node(node, inputs))
-    except Exception as error:  # noqa: BLE001 - the per-node boundary
-        text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
-        return Outcome(internal_error(node, inputs, text), traceback.format_exc())
+    with collected_after():
+        try:
+            return Outcome(resolve_node(node, inputs))
+        except Exception as error:  # noqa: BLE001 - the per-node boundary
+            text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
+            return Outcome(internal_error(node, inputs, text), traceback.format_exc())
 
 
 def serve(connection: t.Any) -> None:
