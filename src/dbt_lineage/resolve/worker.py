@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import traceback
 import typing as t
 
@@ -42,8 +43,10 @@ def serve(connection: t.Any) -> None:
             return
         task_id, node, inputs = message
         outcome = worker(node, dataclasses.replace(inputs, index=index))
-        # Plain values cross the process boundary: they unpickle faster than dataclasses.
-        connection.send((task_id, outcome.result.to_json(), outcome.traceback))
+        # JSON text crosses the process boundary: it pickles for nothing, and the cache
+        # keeps it as it is.
+        text = json.dumps(outcome.result.to_json(), separators=(",", ":"))
+        connection.send((task_id, text, outcome.traceback))
 
 
 if __name__ == "__main__":
