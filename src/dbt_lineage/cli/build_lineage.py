@@ -17,7 +17,7 @@ from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.merge import merge
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.graph.save import save_graph
-from dbt_lineage.memory import fewer_collections
+from dbt_lineage.memory import collections_paused
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 from dbt_lineage.resolve.project import ProjectLineage, resolve_project
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
@@ -60,7 +60,7 @@ def build_lineage(
         DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
     """
     started = time.perf_counter()
-    with fewer_collections():
+    with collections_paused():
         artifacts = load_project(project_dir, target_path)
         relations = artifacts.manifest.relation_nodes()
         selected = _selected(select, relations) if select else None

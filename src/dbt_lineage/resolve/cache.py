@@ -57,8 +57,8 @@ class LineageCache:
         return NodeLineage.from_json(json.loads(entry))
 
     def put(self, key: str, result: NodeLineage) -> None:
-        document = result.document or result.to_json()
-        self._entries[key] = json.dumps(document, separators=(",", ":"))
+        text = result.text or json.dumps(result.to_json(), separators=(",", ":"))
+        self._entries[key] = text
         self._used.add(key)
         self._dirty = True
 

@@ -66,8 +66,9 @@ class NodeLineage:
     use that the node does not list comes from there, unchanged."""
     columns_from: str = ""
     cached: bool = False
-    document: dict[str, t.Any] | None = dataclasses.field(default=None, repr=False, compare=False)
-    """This result as ``to_json`` writes it, when it arrived in that form (from a worker)."""
+    text: str | None = dataclasses.field(default=None, repr=False, compare=False)
+    """This result as ``to_json`` writes it, as compact JSON text, when it arrived in that
+    form (from a worker)."""
 
     def to_json(self) -> dict[str, t.Any]:
         return {

@@ -10,6 +10,7 @@ than with ``multiprocessing``'s spawn, which would import the caller's ``__main_
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import multiprocessing.connection
 import subprocess
@@ -131,16 +132,16 @@ class WorkerPool:
     def _receive(self, worker: _Worker) -> Finished:
         task = t.cast(str, worker.task)
         try:
-            task_id, document, traceback = worker.connection.recv()
+            task_id, text, traceback = worker.connection.recv()
         except (EOFError, OSError):
             self._replace(worker)
             code = worker.exit_code()
             return Finished(task, None, f"its worker process died (exit code {code})")
         worker.task = None
-        result = NodeLineage.from_json(document)
+        result = NodeLineage.from_json(json.loads(text))
         result.cached = False
         if not traceback:
-            result.document = document  # the cache stores it as is
+            result.text = text  # the cache stores it as is
         return Finished(task_id, Outcome(result, traceback))
 
     def _replace(self, worker: _Worker) -> None:

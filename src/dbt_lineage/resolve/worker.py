@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import traceback
 import typing as t
 
+from dbt_lineage.memory import collected_after
 from dbt_lineage.resolve.failures import Outcome, internal_error
 from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
@@ -20,11 +22,12 @@ from dbt_lineage.resolve.resolve_node import resolve_node
 
 def worker(node: SqlNode, inputs: NodeInputs) -> Outcome:
     """Module entry: resolve one node; a bug becomes an ``internal_error`` diagnostic."""
-    try:
-        return Outcome(resolve_node(node, inputs))
-    except Exception as error:  # noqa: BLE001 - the per-node boundary
-        text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
-        return Outcome(internal_error(node, inputs, text), traceback.format_exc())
+    with collected_after():
+        try:
+            return Outcome(resolve_node(node, inputs))
+        except Exception as error:  # noqa: BLE001 - the per-node boundary
+            text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
+            return Outcome(internal_error(node, inputs, text), traceback.format_exc())
 
 
 def serve(connection: t.Any) -> None:
@@ -40,8 +43,10 @@ def serve(connection: t.Any) -> None:
             return
         task_id, node, inputs = message
         outcome = worker(node, dataclasses.replace(inputs, index=index))
-        # Plain values cross the process boundary: they unpickle faster than dataclasses.
-        connection.send((task_id, outcome.result.to_json(), outcome.traceback))
+        # JSON text crosses the process boundary: it pickles for nothing, and the cache
+        # keeps it as it is.
+        text = json.dumps(outcome.result.to_json(), separators=(",", ":"))
+        connection.send((task_id, text, outcome.traceback))
 
 
 if __name__ == "__main__":

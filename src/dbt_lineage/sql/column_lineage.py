@@ -18,12 +18,11 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError, TokenError
-from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
-from dbt_lineage.sql.names import names
+from dbt_lineage.sql.names import fold_identifiers, names
 from dbt_lineage.sql.one_line import one_line
 from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
@@ -157,7 +156,7 @@ def column_lineage(
         _drop_ctes(query, tables_over_ctes)
     originals = _original_names(query)
     try:
-        normalize_identifiers(query, dialect=reader)
+        fold_identifiers(query, reader, sql if isinstance(sql, str) else None)
         root = build_scope(query)
     except (SqlglotError, RecursionError) as error:
         return _unsupported(query, f"cannot read its scopes: {one_line(error)}", notes)

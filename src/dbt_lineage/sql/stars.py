@@ -18,6 +18,7 @@ from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label
 from dbt_lineage.types import UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_new = tuple.__new__
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 
 
@@ -70,8 +71,11 @@ class Stars(WalkerBase):
                 stars.append(Star(star, source))
                 continue
             if not (checked or replaced or renamed):
+                # Made as plain tuples: a star over a wide table makes hundreds of outputs,
+                # and a named tuple's keyword arguments cost more than the rest of the walk
+                # spends on most of them.
                 outputs.extend(
-                    Output(name, None, source=source, source_name=name) for name in names
+                    [_new(Output, (name, None, -1, source, name, (), False)) for name in names]
                 )
                 continue
             for name in names:
