@@ -150,13 +150,16 @@ class WorkerPool:
         self._workers[position] = _Worker()
 
     def close(self) -> None:
-        for worker in self._workers:
+        """Tells ready, idle workers to stop; kills the rest (a worker still starting has
+        done no work, and would wait for the relation index before it reads a stop)."""
+        idle = [w for w in self._workers if w.ready and w.task is None]
+        for worker in idle:
             try:
                 worker.connection.send(None)
             except (BrokenPipeError, OSError):
                 pass
         for worker in self._workers:
-            worker.stop(kill=worker.task is not None)
+            worker.stop(kill=worker not in idle)
 
     def __enter__(self) -> WorkerPool:
         return self

@@ -36,7 +36,9 @@ def serve(connection: t.Any) -> None:
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
     connection.send("ready")
-    index: RelationIndex = connection.recv()
+    index: RelationIndex | None = connection.recv()
+    if index is None:  # told to stop before any task
+        return
     while True:
         message = connection.recv()
         if message is None:
