@@ -19,26 +19,32 @@ _depth = 0
 
 
 @contextlib.contextmanager
+def _outermost() -> t.Iterator[bool]:
+    """Counts the nested blocks of this module's two managers: True in the outermost."""
+    global _depth
+    _depth += 1
+    try:
+        yield _depth == 1
+    finally:
+        _depth -= 1
+
+
+@contextlib.contextmanager
 def fewer_collections() -> t.Iterator[None]:
     """Freeze the objects that exist and collect cycles less often, until the block ends
     (the outermost block, when they nest)."""
-    global _depth
-    _depth += 1
-    if _depth > 1:
+    with _outermost() as outermost:
+        if not outermost:
+            yield
+            return
+        threshold = gc.get_threshold()
+        gc.freeze()
+        gc.set_threshold(100_000, 50, 100)
         try:
             yield
         finally:
-            _depth -= 1
-        return
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
-    try:
-        yield
-    finally:
-        _depth -= 1
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+            gc.set_threshold(*threshold)
+            gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -52,25 +58,20 @@ def collections_paused() -> t.Iterator[None]:
     generation at its end without being scanned. Resolving a node in the process
     (``collected_after``) still frees its parse tree.
     """
-    global _depth
-    _depth += 1
-    if _depth > 1:
+    with _outermost() as outermost:
+        if not outermost:
+            yield
+            return
+        enabled = gc.isenabled()
+        gc.freeze()
+        gc.disable()
         try:
             yield
         finally:
-            _depth -= 1
-        return
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.disable()
-    try:
-        yield
-    finally:
-        _depth -= 1
-        gc.freeze()  # the young generations, unscanned, to the old one (with ``unfreeze``)
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
+            gc.freeze()  # the young generations, unscanned, to the old one (with ``unfreeze``)
+            gc.unfreeze()
+            if enabled:
+                gc.enable()
 
 
 @contextlib.contextmanager
