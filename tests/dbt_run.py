@@ -7,7 +7,7 @@ process, 0.5 s here). It is the same dbt: the same CLI parsing, project parsing,
 hooks and log lines, which go to stdout and stderr as they would from the process.
 
 What a process would have had of its own, it gets here for the length of the command: the
-environment (``os.environ`` with ``env`` on top; dbt reads it when a command starts), the
+environment (``env`` in place of ``os.environ``; dbt reads it when a command starts), the
 working directory, stdout and stderr. The exit code is the one dbt's CLI would give: 0 on
 success, 1 when a node or hook failed, 2 when dbt raised.
 
