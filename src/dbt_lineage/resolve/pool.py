@@ -10,6 +10,7 @@ than with ``multiprocessing``'s spawn, which would import the caller's ``__main_
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -51,6 +52,9 @@ class _Worker:
         """Set when the worker says it has started: a task's time budget starts only then."""
         self.task: str | None = None
         self.deadline = 0.0
+        self.sent: dict[int, dict[str, str]] = {}
+        """The upstream column lists this worker holds, by ``id`` (kept here, so that no id
+        is reused while the worker lives): each crosses the process boundary once."""
 
     def exit_code(self) -> int | None:
         return self.process.poll()
@@ -89,7 +93,14 @@ class WorkerPool:
         worker = next(w for w in self._workers if w.ready and w.task is None)
         worker.task = task_id
         worker.deadline = time.monotonic() + self.timeout if self.timeout else float("inf")
-        worker.connection.send((task_id, node, inputs))
+        refs: dict[str, int] = {}
+        new: dict[int, dict[str, str]] = {}
+        for name, columns in inputs.schema.items():
+            key = id(columns)
+            if key not in worker.sent:
+                worker.sent[key] = new[key] = columns
+            refs[name] = key
+        worker.connection.send((task_id, node, dataclasses.replace(inputs, schema={}), refs, new))
 
     def wait(self) -> list[Finished]:
         """Block until a task finishes (or runs out of time), or a worker becomes ready."""
