@@ -2,14 +2,16 @@
 
 A node that runs past its budget has its worker killed and replaced, and becomes a
 ``timeout`` result; a worker that dies (out of memory, a crash in compiled code) costs only
-its node the same way. Workers are fresh interpreters (``spawn``): they do not carry the
-memory of the process that loaded the manifest, and, being its own children, their CPU time
-is the build's in any process accounting. They are started as ``python -m`` commands rather
-than with ``multiprocessing``'s spawn, which would import the caller's ``__main__`` again.
+its node the same way (the node it held to run next is sent again). Workers are fresh
+interpreters (``spawn``): they do not carry the memory of the process that loaded the
+manifest, and, being its own children, their CPU time is the build's in any process
+accounting. They are started as ``python -m`` commands rather than with
+``multiprocessing``'s spawn, which would import the caller's ``__main__`` again.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
@@ -24,6 +26,15 @@ from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.resolve.failures import Outcome
 from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
+
+IN_FLIGHT = 2
+"""Tasks a worker holds at once: the next waits in its pipe, so that it starts the moment
+the last ends, without the worker sleeping on an empty pipe and being woken for it. On
+GitLab's project (2 workers) this takes a cold build from 7.3 s to 6.95 s of CPU and 4.9 s to
+4.45 s of wall time. Its time budget starts when the one before it ends."""
+
+REQUEUE = "requeue"
+"""The ``problem`` of a task its worker had not started when it stopped: to send again."""
 
 _STARTS = 3
 """Workers that may die before they are ready before the build gives up on workers."""
@@ -51,11 +62,18 @@ class _Worker:
         child.close()
         self.ready = False
         """Set when the worker says it has started: a task's time budget starts only then."""
-        self.task: str | None = None
+        self.tasks: collections.deque[str] = collections.deque()
+        """Tasks sent, in order: the first runs (its time budget runs), the next waits in
+        the worker's pipe to start the moment it ends."""
         self.deadline = 0.0
         self.sent: dict[int, dict[str, str]] = {}
         """The upstream column lists this worker holds, by ``id`` (kept here, so that no id
         is reused while the worker lives): each crosses the process boundary once."""
+
+    @property
+    def task(self) -> str | None:
+        """The task running, if any."""
+        return self.tasks[0] if self.tasks else None
 
     def exit_code(self) -> int | None:
         return self.process.poll()
@@ -84,8 +102,8 @@ class WorkerPool:
 
     @property
     def idle(self) -> int:
-        """Workers ready for a task."""
-        return sum(1 for worker in self._workers if worker.ready and worker.task is None)
+        """Tasks ready workers can take now (each holds up to ``IN_FLIGHT``)."""
+        return sum(IN_FLIGHT - len(w.tasks) for w in self._workers if w.ready)
 
     @property
     def busy(self) -> int:
@@ -93,9 +111,11 @@ class WorkerPool:
         return sum(1 for worker in self._workers if worker.task is not None or not worker.ready)
 
     def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> None:
-        worker = next(w for w in self._workers if w.ready and w.task is None)
-        worker.task = task_id
-        worker.deadline = time.monotonic() + self.timeout if self.timeout else float("inf")
+        free = [w for w in self._workers if w.ready and len(w.tasks) < IN_FLIGHT]
+        worker = min(free, key=lambda w: len(w.tasks))  # an idle worker first
+        if not worker.tasks:
+            worker.deadline = self._deadline()
+        worker.tasks.append(task_id)
         refs: dict[str, int] = {}
         new: dict[int, dict[str, str]] = {}
         for name, columns in inputs.schema.items():
@@ -120,11 +140,14 @@ class WorkerPool:
                 if not worker.ready:
                     self._started(worker)
                 else:
-                    finished.append(self._receive(worker))
+                    finished.extend(self._receive(worker))
             elif worker.task is not None and time.monotonic() >= worker.deadline:
-                finished.append(Finished(worker.task, None, "timeout"))
-                self._replace(worker)
+                finished.append(Finished(worker.tasks.popleft(), None, "timeout"))
+                finished.extend(self._replace(worker))
         return finished
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.timeout if self.timeout else float("inf")
 
     def _ready(self, busy: list[_Worker], timeout: float | None) -> set[int]:
         """The descriptors of ``busy`` workers with something to read (or closed), waiting
@@ -156,25 +179,31 @@ class WorkerPool:
             return
         worker.ready = True
 
-    def _receive(self, worker: _Worker) -> Finished:
-        task = t.cast(str, worker.task)
+    def _receive(self, worker: _Worker) -> list[Finished]:
         try:
             task_id, text, traceback = worker.connection.recv()
         except (EOFError, OSError):
-            self._replace(worker)
+            task = worker.tasks.popleft()
+            requeued = self._replace(worker)
             code = worker.exit_code()
-            return Finished(task, None, f"its worker process died (exit code {code})")
-        worker.task = None
+            return [Finished(task, None, f"its worker process died (exit code {code})"), *requeued]
+        worker.tasks.popleft()
+        if worker.tasks:
+            worker.deadline = self._deadline()  # the next task starts now
         result = NodeLineage.from_json(json.loads(text))
         result.cached = False
         if not traceback:
             result.text = text  # the cache stores it as is
-        return Finished(task_id, Outcome(result, traceback))
+        return [Finished(task_id, Outcome(result, traceback))]
 
-    def _replace(self, worker: _Worker) -> None:
+    def _replace(self, worker: _Worker) -> list[Finished]:
+        """A new worker for one that stopped; the tasks it had not started, to send again."""
         worker.stop(kill=True)
         position = self._workers.index(worker)
         self._workers[position] = _Worker()
+        requeued = [Finished(task, None, REQUEUE) for task in worker.tasks]
+        worker.tasks.clear()
+        return requeued
 
     def close(self) -> None:
         """Tells ready, idle workers to stop; kills the rest (a worker still starting has
