@@ -62,3 +62,22 @@ def _node(name: str, sql: str) -> SqlNode:
 
 def _inputs() -> NodeInputs:
     return NodeInputs("duckdb", {}, frozenset(), None, {})
+
+
+def test_a_task_too_large_for_the_pipe_waits_for_an_idle_worker() -> None:
+    # Sent to a busy worker, it could fill the pipe and block the build until that worker's
+    # task ends, past any deadline: submit declines it until a worker is idle.
+    pool = WorkerPool(1, RelationIndex("duckdb"), timeout=None)
+    try:
+        while pool.idle == 0:
+            pool.wait()
+        large = _node("large", "select 1 as y -- " + "x" * pool._held_bytes)
+        assert pool.submit("small", _node("small", "select 1 as y"), _inputs())
+        assert not pool.submit("large", large, _inputs())
+        (done,) = pool.wait()
+        assert done.task_id == "small"
+        assert pool.submit("large", large, _inputs())
+        (done,) = pool.wait()
+        assert done.task_id == "large" and done.outcome is not None
+    finally:
+        pool.close()

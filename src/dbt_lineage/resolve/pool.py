@@ -17,10 +17,12 @@ import json
 import math
 import multiprocessing
 import select
+import socket
 import subprocess
 import sys
 import time
 import typing as t
+from multiprocessing.reduction import ForkingPickler
 
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.resolve.failures import Outcome
@@ -46,6 +48,16 @@ class Finished(t.NamedTuple):
     task_id: str
     outcome: Outcome | None
     problem: str = ""
+
+
+def _pipe_room() -> int:
+    """The send buffer of a new socket pair, as ``multiprocessing.Pipe`` makes them."""
+    first, second = socket.socketpair()
+    try:
+        return int(first.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF))
+    finally:
+        first.close()
+        second.close()
 
 
 class _Worker:
@@ -98,6 +110,8 @@ class WorkerPool:
         self._failed_starts = 0
         self._poll = select.poll()
         self._watched: set[int] = set()
+        self._held_bytes = _pipe_room() // 4
+        """The largest task sent to a busy worker: it must fit in the pipe's buffer."""
         self._workers = [_Worker() for _ in range(jobs)]
 
     @property
@@ -110,20 +124,29 @@ class WorkerPool:
         """Workers running a task or still starting: something ``wait`` can wait for."""
         return sum(1 for worker in self._workers if worker.task is not None or not worker.ready)
 
-    def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> None:
+    def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> bool:
+        """Send a task to an idle worker, else to one busy with a single task; False (not
+        sent) when only busy workers have room and the task is too large to wait in a pipe
+        (sending it could block until the worker's current task ends, past its deadline)."""
         free = [w for w in self._workers if w.ready and len(w.tasks) < IN_FLIGHT]
         worker = min(free, key=lambda w: len(w.tasks))  # an idle worker first
-        if not worker.tasks:
-            worker.deadline = self._deadline()
-        worker.tasks.append(task_id)
         refs: dict[str, int] = {}
         new: dict[int, dict[str, str]] = {}
         for name, columns in inputs.schema.items():
             key = id(columns)
             if key not in worker.sent:
-                worker.sent[key] = new[key] = columns
+                new[key] = columns
             refs[name] = key
-        worker.connection.send((task_id, node, dataclasses.replace(inputs, schema={}), refs, new))
+        message = (task_id, node, dataclasses.replace(inputs, schema={}), refs, new)
+        data = ForkingPickler.dumps(message)
+        if worker.tasks and len(data) > self._held_bytes:
+            return False
+        if not worker.tasks:
+            worker.deadline = self._deadline()
+        worker.tasks.append(task_id)
+        worker.sent.update(new)
+        worker.connection.send_bytes(data)
+        return True
 
     def wait(self) -> list[Finished]:
         """Block until a task finishes (or runs out of time), or a worker becomes ready."""

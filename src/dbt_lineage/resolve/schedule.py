@@ -118,9 +118,11 @@ def schedule(
             if queued and pool is None:
                 pool = WorkerPool(jobs, index(), timeout)
             while queued and pool is not None and pool.idle:
-                node_id, prepared = queued.popleft()
+                node_id, prepared = queued[0]
+                if not pool.submit(node_id, prepared.node, prepared.inputs):
+                    break  # too large to wait behind another task: an idle worker takes it
+                queued.popleft()
                 pending[node_id] = prepared
-                pool.submit(node_id, prepared.node, prepared.inputs)
             if pool is not None and pool.busy:
                 finished_tasks = pool.wait()
                 requeued = [f.task_id for f in finished_tasks if f.problem == REQUEUE]
