@@ -32,8 +32,9 @@ from dbt_lineage.resolve.relations import RelationIndex
 IN_FLIGHT = 2
 """Tasks a worker holds at once: the next waits in its pipe, so that it starts the moment
 the last ends, without the worker sleeping on an empty pipe and being woken for it. On
-GitLab's project (2 workers) this takes a cold build from 7.3 s to 6.95 s of CPU and 4.9 s to
-4.45 s of wall time. Its time budget starts when the one before it ends."""
+GitLab's project (2 workers; 30 cold builds alternating with and without) this saves about
+0.2 s of CPU (of 7.2 s) and 0.3 s of wall time (of 4.9 s), and a third of the context
+switches. Its time budget starts when the one before it ends."""
 
 REQUEUE = "requeue"
 """The ``problem`` of a task its worker had not started when it stopped: to send again."""
