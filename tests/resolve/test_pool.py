@@ -1,10 +1,12 @@
-"""The worker pool's shutdown: a build never waits on a worker that is still starting."""
+"""The worker pool: its shutdown never waits on a worker still starting; a task held behind
+one that runs out of time comes back unstarted."""
 
 from __future__ import annotations
 
 import time
 
-from dbt_lineage.resolve.pool import WorkerPool
+from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
+from dbt_lineage.resolve.pool import IN_FLIGHT, REQUEUE, Finished, WorkerPool
 from dbt_lineage.resolve.relations import RelationIndex
 
 
@@ -24,3 +26,58 @@ def test_ready_idle_workers_are_told_to_stop_and_exit_cleanly() -> None:
         pool.wait()
     pool.close()
     assert [w.exit_code() for w in pool._workers] == [0]
+
+
+def test_a_task_waiting_behind_one_that_times_out_is_handed_back_unstarted() -> None:
+    # A worker holds the next task while it runs one; when the first runs out of time and
+    # the worker is killed, the second has not started: it comes back to be sent again.
+    pool = WorkerPool(1, RelationIndex("duckdb"), timeout=0.5)
+    try:
+        while pool.idle == 0:
+            pool.wait()
+        assert pool.idle == IN_FLIGHT
+        slow = " + ".join(["x"] * 200_000)
+        pool.submit("slow", _node("slow", f"select {slow} as y from t"), _inputs())
+        pool.submit("quick", _node("quick", "select 1 as y"), _inputs())
+        finished: list[Finished] = []
+        while len(finished) < 2:
+            finished += pool.wait()
+        assert [(f.task_id, f.problem) for f in finished] == [
+            ("slow", "timeout"),
+            ("quick", REQUEUE),
+        ]
+        while pool.idle == 0:
+            pool.wait()
+        pool.submit("quick", _node("quick", "select 1 as y"), _inputs())
+        (done,) = pool.wait()
+        assert done.task_id == "quick" and done.outcome is not None
+        assert list(done.outcome.result.columns) == ["y"]
+    finally:
+        pool.close()
+
+
+def _node(name: str, sql: str) -> SqlNode:
+    return SqlNode(f"model.p.{name}", "model", f"models/{name}.sql", sql)
+
+
+def _inputs() -> NodeInputs:
+    return NodeInputs("duckdb", {}, frozenset(), None, {})
+
+
+def test_a_task_too_large_for_the_pipe_waits_for_an_idle_worker() -> None:
+    # Sent to a busy worker, it could fill the pipe and block the build until that worker's
+    # task ends, past any deadline: submit declines it until a worker is idle.
+    pool = WorkerPool(1, RelationIndex("duckdb"), timeout=None)
+    try:
+        while pool.idle == 0:
+            pool.wait()
+        large = _node("large", "select 1 as y -- " + "x" * pool._held_bytes)
+        assert pool.submit("small", _node("small", "select 1 as y"), _inputs())
+        assert not pool.submit("large", large, _inputs())
+        (done,) = pool.wait()
+        assert done.task_id == "small"
+        assert pool.submit("large", large, _inputs())
+        (done,) = pool.wait()
+        assert done.task_id == "large" and done.outcome is not None
+    finally:
+        pool.close()

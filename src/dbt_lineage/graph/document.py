@@ -240,12 +240,19 @@ def _edge_entry(edge: LineageEdge) -> dict[str, t.Any]:
         if isinstance(source, ColumnRef)
         else {"node": source}
     )
-    entry["layer"] = edge.layer.value
+    entry["layer"] = _VALUES[edge.layer]
     if edge.kind is not None:
-        entry["kind"] = edge.kind.value
+        entry["kind"] = _VALUES[edge.kind]
     if edge.expression:
         entry["expression"] = edge.expression
     return entry
+
+
+_VALUES: dict[Layer | EdgeKind, str] = {
+    **{layer: layer.value for layer in Layer},
+    **{kind: kind.value for kind in EdgeKind},
+}
+"""Each layer's and kind's value: a dict lookup costs less than an enum's ``value``."""
 
 
 def decode(document: Document) -> LineageGraph:

@@ -89,14 +89,15 @@ class LineageCache:
             pass  # the cache only saves time: a build that cannot keep it still succeeds
 
 
-def cache_key(node_id: str, dialect: str, sql: str, upstream: t.Any) -> str:
+def cache_key(node_id: str, dialect: str, sql: str, upstream: str) -> str:
     """The sha256 of everything a node's resolution depends on.
 
-    ``upstream`` is plain lists, dicts and strings built in a fixed order, so its ``repr``
-    names it exactly (and costs a third of a sorted JSON dump).
+    ``upstream`` is the ``repr`` of plain lists, dicts and strings built in a fixed order,
+    which names them exactly (and costs a third of a sorted JSON dump); the key is that of
+    ``repr([node_id, dialect, upstream_lists])``.
     """
     digest = hashlib.sha256(sql.encode())
-    digest.update(repr([node_id, dialect, upstream]).encode())
+    digest.update(f"[{node_id!r}, {dialect!r}, {upstream}]".encode())
     return digest.hexdigest()
 
 

@@ -43,6 +43,9 @@ class KnownColumns:
         self.known: dict[str, dict[str, str]] = {}
         self.partial: set[str] = set()
         self.lenient: set[str] = set()
+        self._texts: dict[int, tuple[dict[str, str], str]] = {}
+        """Column lists' ``repr`` by ``id`` (each kept, so that no id is reused): a wide
+        relation read by many models is written out for the cache key once."""
         for node_id, own in declared.items():
             if own is not None and own.complete:
                 self.known[node_id] = own.columns  # known before the node is resolved
@@ -97,7 +100,7 @@ class KnownColumns:
         schema: dict[str, dict[str, str]] = {}
         partial_names: set[str] = set()
         lenient_names: set[str] = set()
-        identity: list[t.Any] = []
+        identity: list[str] = []
         for upstream_id in sorted(set(upstream_ids)):
             if upstream_id == node.unique_id:
                 columns: dict[str, str] | None = own_columns
@@ -106,7 +109,8 @@ class KnownColumns:
             name = schema_name(relations[upstream_id])
             partial = upstream_id in self.partial
             lenient = upstream_id in self.lenient or upstream_id == node.unique_id
-            identity.append([upstream_id, name, columns, partial, lenient])
+            text = self._text(columns)
+            identity.append(f"[{upstream_id!r}, {name!r}, {text}, {partial!r}, {lenient!r}]")
             if columns:
                 schema[name] = columns
                 if partial:
@@ -114,7 +118,8 @@ class KnownColumns:
                 elif lenient:
                     lenient_names.add(name)
         sql = node.compiled_code
-        key = cache_key(node.unique_id, dialect, sql or "", [identity, own_columns, complete_own])
+        upstream = f"[[{', '.join(identity)}], {self._text(own_columns)}, {complete_own!r}]"
+        key = cache_key(node.unique_id, dialect, sql or "", upstream)
         inputs = NodeInputs(
             dialect,
             schema,
@@ -127,3 +132,12 @@ class KnownColumns:
         )
         sql_node = SqlNode(node.unique_id, node.resource_type, node.original_file_path, sql)
         return Prepared(sql_node, inputs, key)
+
+    def _text(self, columns: dict[str, str] | None) -> str:
+        """``repr(columns)``, made once per list."""
+        if not columns:
+            return repr(columns)
+        kept = self._texts.get(id(columns))
+        if kept is None:
+            kept = self._texts[id(columns)] = (columns, repr(columns))
+        return kept[1]

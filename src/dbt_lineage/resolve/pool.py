@@ -2,26 +2,42 @@
 
 A node that runs past its budget has its worker killed and replaced, and becomes a
 ``timeout`` result; a worker that dies (out of memory, a crash in compiled code) costs only
-its node the same way. Workers are fresh interpreters (``spawn``): they do not carry the
-memory of the process that loaded the manifest, and, being its own children, their CPU time
-is the build's in any process accounting. They are started as ``python -m`` commands rather
-than with ``multiprocessing``'s spawn, which would import the caller's ``__main__`` again.
+its node the same way (the node it held to run next is sent again). Workers are fresh
+interpreters (``spawn``): they do not carry the memory of the process that loaded the
+manifest, and, being its own children, their CPU time is the build's in any process
+accounting. They are started as ``python -m`` commands rather than with
+``multiprocessing``'s spawn, which would import the caller's ``__main__`` again.
 """
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import json
+import math
 import multiprocessing
-import multiprocessing.connection
+import select
+import socket
 import subprocess
 import sys
 import time
 import typing as t
+from multiprocessing.reduction import ForkingPickler
 
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.resolve.failures import Outcome
 from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
+
+IN_FLIGHT = 2
+"""Tasks a worker holds at once: the next waits in its pipe, so that it starts the moment
+the last ends, without the worker sleeping on an empty pipe and being woken for it. On
+GitLab's project (2 workers; 30 cold builds alternating with and without) this saves about
+0.2 s of CPU (of 7.2 s) and 0.3 s of wall time (of 4.9 s), and a third of the context
+switches. Its time budget starts when the one before it ends."""
+
+REQUEUE = "requeue"
+"""The ``problem`` of a task its worker had not started when it stopped: to send again."""
 
 _STARTS = 3
 """Workers that may die before they are ready before the build gives up on workers."""
@@ -33,6 +49,16 @@ class Finished(t.NamedTuple):
     task_id: str
     outcome: Outcome | None
     problem: str = ""
+
+
+def _pipe_room() -> int:
+    """The send buffer of a new socket pair, as ``multiprocessing.Pipe`` makes them."""
+    first, second = socket.socketpair()
+    try:
+        return int(first.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF))
+    finally:
+        first.close()
+        second.close()
 
 
 class _Worker:
@@ -49,8 +75,18 @@ class _Worker:
         child.close()
         self.ready = False
         """Set when the worker says it has started: a task's time budget starts only then."""
-        self.task: str | None = None
+        self.tasks: collections.deque[str] = collections.deque()
+        """Tasks sent, in order: the first runs (its time budget runs), the next waits in
+        the worker's pipe to start the moment it ends."""
         self.deadline = 0.0
+        self.sent: dict[int, dict[str, str]] = {}
+        """The upstream column lists this worker holds, by ``id`` (kept here, so that no id
+        is reused while the worker lives): each crosses the process boundary once."""
+
+    @property
+    def task(self) -> str | None:
+        """The task running, if any."""
+        return self.tasks[0] if self.tasks else None
 
     def exit_code(self) -> int | None:
         return self.process.poll()
@@ -73,23 +109,45 @@ class WorkerPool:
         self._index = index
         self.timeout = timeout
         self._failed_starts = 0
+        self._poll = select.poll()
+        self._watched: set[int] = set()
+        self._held_bytes = _pipe_room() // 4
+        """The largest task sent to a busy worker: it must fit in the pipe's buffer."""
         self._workers = [_Worker() for _ in range(jobs)]
 
     @property
     def idle(self) -> int:
-        """Workers ready for a task."""
-        return sum(1 for worker in self._workers if worker.ready and worker.task is None)
+        """Tasks ready workers can take now (each holds up to ``IN_FLIGHT``)."""
+        return sum(IN_FLIGHT - len(w.tasks) for w in self._workers if w.ready)
 
     @property
     def busy(self) -> int:
         """Workers running a task or still starting: something ``wait`` can wait for."""
         return sum(1 for worker in self._workers if worker.task is not None or not worker.ready)
 
-    def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> None:
-        worker = next(w for w in self._workers if w.ready and w.task is None)
-        worker.task = task_id
-        worker.deadline = time.monotonic() + self.timeout if self.timeout else float("inf")
-        worker.connection.send((task_id, node, inputs))
+    def submit(self, task_id: str, node: SqlNode, inputs: NodeInputs) -> bool:
+        """Send a task to an idle worker, else to one busy with a single task; False (not
+        sent) when only busy workers have room and the task is too large to wait in a pipe
+        (sending it could block until the worker's current task ends, past its deadline)."""
+        free = [w for w in self._workers if w.ready and len(w.tasks) < IN_FLIGHT]
+        worker = min(free, key=lambda w: len(w.tasks))  # an idle worker first
+        refs: dict[str, int] = {}
+        new: dict[int, dict[str, str]] = {}
+        for name, columns in inputs.schema.items():
+            key = id(columns)
+            if key not in worker.sent:
+                new[key] = columns
+            refs[name] = key
+        message = (task_id, node, dataclasses.replace(inputs, schema={}), refs, new)
+        data = ForkingPickler.dumps(message)
+        if worker.tasks and len(data) > self._held_bytes:
+            return False
+        if not worker.tasks:
+            worker.deadline = self._deadline()
+        worker.tasks.append(task_id)
+        worker.sent.update(new)
+        worker.connection.send_bytes(data)
+        return True
 
     def wait(self) -> list[Finished]:
         """Block until a task finishes (or runs out of time), or a worker becomes ready."""
@@ -99,18 +157,34 @@ class WorkerPool:
         deadlines = [w.deadline for w in busy if w.task is not None]
         nearest = min(deadlines, default=float("inf"))
         timeout = None if nearest == float("inf") else max(0.0, nearest - time.monotonic())
-        ready = multiprocessing.connection.wait([w.connection for w in busy], timeout)
+        ready = self._ready(busy, timeout)
         finished: list[Finished] = []
         for worker in busy:
-            if worker.connection in ready:
+            if worker.connection.fileno() in ready:
                 if not worker.ready:
                     self._started(worker)
                 else:
-                    finished.append(self._receive(worker))
+                    finished.extend(self._receive(worker))
             elif worker.task is not None and time.monotonic() >= worker.deadline:
-                finished.append(Finished(worker.task, None, "timeout"))
-                self._replace(worker)
+                finished.append(Finished(worker.tasks.popleft(), None, "timeout"))
+                finished.extend(self._replace(worker))
         return finished
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.timeout if self.timeout else float("inf")
+
+    def _ready(self, busy: list[_Worker], timeout: float | None) -> set[int]:
+        """The descriptors of ``busy`` workers with something to read (or closed), waiting
+        up to ``timeout`` seconds. One poll object for the pool: ``connection.wait`` makes
+        and fills a selector on every call (GitLab: 0.12 s -> 0.09 s of waiting's CPU)."""
+        wanted = {worker.connection.fileno() for worker in busy}
+        for fd in self._watched - wanted:
+            self._poll.unregister(fd)
+        for fd in wanted - self._watched:
+            self._poll.register(fd, select.POLLIN)
+        self._watched = wanted
+        milliseconds = None if timeout is None else math.ceil(timeout * 1000)
+        return {fd for fd, _ in self._poll.poll(milliseconds)}
 
     def _started(self, worker: _Worker) -> None:
         """A worker that finished starting gets the relation index (it is reading now, so
@@ -129,25 +203,31 @@ class WorkerPool:
             return
         worker.ready = True
 
-    def _receive(self, worker: _Worker) -> Finished:
-        task = t.cast(str, worker.task)
+    def _receive(self, worker: _Worker) -> list[Finished]:
         try:
             task_id, text, traceback = worker.connection.recv()
         except (EOFError, OSError):
-            self._replace(worker)
+            task = worker.tasks.popleft()
+            requeued = self._replace(worker)
             code = worker.exit_code()
-            return Finished(task, None, f"its worker process died (exit code {code})")
-        worker.task = None
+            return [Finished(task, None, f"its worker process died (exit code {code})"), *requeued]
+        worker.tasks.popleft()
+        if worker.tasks:
+            worker.deadline = self._deadline()  # the next task starts now
         result = NodeLineage.from_json(json.loads(text))
         result.cached = False
         if not traceback:
             result.text = text  # the cache stores it as is
-        return Finished(task_id, Outcome(result, traceback))
+        return [Finished(task_id, Outcome(result, traceback))]
 
-    def _replace(self, worker: _Worker) -> None:
+    def _replace(self, worker: _Worker) -> list[Finished]:
+        """A new worker for one that stopped; the tasks it had not started, to send again."""
         worker.stop(kill=True)
         position = self._workers.index(worker)
         self._workers[position] = _Worker()
+        requeued = [Finished(task, None, REQUEUE) for task in worker.tasks]
+        worker.tasks.clear()
+        return requeued
 
     def close(self) -> None:
         """Tells ready, idle workers to stop; kills the rest (a worker still starting has

@@ -1,9 +1,10 @@
 """Resolve nodes as soon as the columns they read are known, keeping every worker busy.
 
 A model waits only for the upstream models whose columns it cannot know yet (a catalog
-gives them up front). Ready nodes go to idle workers one at a time, in dependency order,
-so a slow node holds up only its own readers, never a whole wave. With one job, nodes are
-resolved in this process (no time budget there).
+gives them up front). Ready nodes go to workers one at a time, in dependency order, an idle
+worker first; each worker also holds the next node to start when its current one ends
+(``pool.IN_FLIGHT``), so a slow node holds up its own readers and at most that one node,
+never a whole wave. With one job, nodes are resolved in this process (no time budget there).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import typing as t
 from dbt_lineage.resolve.failures import internal_error, timed_out
 from dbt_lineage.resolve.inputs import Prepared
 from dbt_lineage.resolve.node_lineage import NodeLineage
-from dbt_lineage.resolve.pool import WorkerPool
+from dbt_lineage.resolve.pool import REQUEUE, WorkerPool
 from dbt_lineage.resolve.relations import RelationIndex
 
 MIN_POOL_TASKS = 2
@@ -117,11 +118,18 @@ def schedule(
             if queued and pool is None:
                 pool = WorkerPool(jobs, index(), timeout)
             while queued and pool is not None and pool.idle:
-                node_id, prepared = queued.popleft()
+                node_id, prepared = queued[0]
+                if not pool.submit(node_id, prepared.node, prepared.inputs):
+                    break  # too large to wait behind another task: an idle worker takes it
+                queued.popleft()
                 pending[node_id] = prepared
-                pool.submit(node_id, prepared.node, prepared.inputs)
             if pool is not None and pool.busy:
-                for finished in pool.wait():
+                finished_tasks = pool.wait()
+                requeued = [f.task_id for f in finished_tasks if f.problem == REQUEUE]
+                queued.extendleft((task, pending.pop(task)) for task in reversed(requeued))
+                for finished in finished_tasks:
+                    if finished.problem == REQUEUE:
+                        continue
                     prepared = pending.pop(finished.task_id)
                     if finished.outcome is not None:
                         outcome = finished.outcome

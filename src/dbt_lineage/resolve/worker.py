@@ -39,12 +39,17 @@ def serve(connection: t.Any) -> None:
     index: RelationIndex | None = connection.recv()
     if index is None:  # told to stop before any task
         return
+    # Upstream column lists by the key the pool gave them: each comes once, and a task names
+    # the ones its schema holds (a wide relation read by many models crosses once).
+    relations: dict[int, dict[str, str]] = {}
     while True:
         message = connection.recv()
         if message is None:
             return
-        task_id, node, inputs = message
-        outcome = worker(node, dataclasses.replace(inputs, index=index))
+        task_id, node, inputs, refs, new = message
+        relations.update(new)
+        schema = {name: relations[key] for name, key in refs.items()}
+        outcome = worker(node, dataclasses.replace(inputs, index=index, schema=schema))
         # JSON text crosses the process boundary: it pickles for nothing, and the cache
         # keeps it as it is.
         text = json.dumps(outcome.result.to_json(), separators=(",", ":"))
