@@ -120,6 +120,29 @@ class DbtProject:
         finally:
             con.close()
 
+    def execute(self, *statements: str) -> None:
+        """Runs ``statements`` in the warehouse, each committed (to damage the tables)."""
+        if self.warehouse == "duckdb":
+            import duckdb
+
+            con = duckdb.connect(self.env["DBT_LINEAGE_DUCKDB_PATH"])
+            try:
+                for sql in statements:
+                    con.execute(sql)
+            finally:
+                con.close()
+            return
+        import psycopg2
+
+        con = psycopg2.connect(PG_DSN)
+        con.autocommit = True
+        try:
+            with con.cursor() as cur:
+                for sql in statements:
+                    cur.execute(sql)
+        finally:
+            con.close()
+
     def rows(self, table: str, where: str = "true") -> list[dict]:
         sql = f"select * from {self.lineage_schema}.{table} where {where}"
         if self.warehouse == "duckdb":

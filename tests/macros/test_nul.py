@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 
-import psycopg2
 import pytest
-
-from .conftest import PG_DSN
 
 pytestmark = pytest.mark.slow
 
@@ -40,12 +37,7 @@ def test_a_failed_write_is_not_blamed_on_grants(pg_shop):
         " unique_id, unique_id as input_unique_id, relation_name as input_relation_name,"
         f" invocation_id as input_invocation_id from {schema}.lineage_node_runs",
     ]
-    con = psycopg2.connect(PG_DSN)
-    con.autocommit = True
-    with con.cursor() as cur:
-        for sql in replace:
-            cur.execute(sql)
-    con.close()
+    shop.execute(*replace)
     proc = shop.dbt("run", "--select", "stg_orders")
     warning = next(line for line in proc.stdout.splitlines() if "could not record" in line)
     assert f"in {schema}.lineage_run_inputs: " in warning

@@ -277,27 +277,6 @@ def test_commands_that_run_no_nodes_record_nothing_unless_chosen(duckdb_shop):
     assert (row["invocation_id"], row["nodes_total"]) == (inv, 0)
 
 
-def _write(shop, *statements: str) -> None:
-    if shop.warehouse == "duckdb":
-        import duckdb
-
-        con = duckdb.connect(shop.env["DBT_LINEAGE_DUCKDB_PATH"])
-        for sql in statements:
-            con.execute(sql)
-        con.close()
-        return
-    import psycopg2
-
-    from .conftest import PG_DSN
-
-    con = psycopg2.connect(PG_DSN)
-    con.autocommit = True
-    with con.cursor() as cur:
-        for sql in statements:
-            cur.execute(sql)
-    con.close()
-
-
 def test_provenance_matches_names_exactly_and_puts_unfinished_runs_last(shop):
     shop.dbt("seed")
     shop.dbt("run", "--select", "stg_orders")
@@ -313,8 +292,7 @@ def test_provenance_matches_names_exactly_and_puts_unfinished_runs_last(shop):
         f" recorded_complete) select '{{inv}}', started_at, 1, true"
         f" from {schema}.lineage_invocations where invocation_id = '{real}'"
     )
-    _write(
-        shop,
+    shop.execute(
         # another node whose name differs only where LIKE's _ matches any character, newer
         copy_run.format(
             inv="lookalike", uid="'model.x.stgXorders'",
