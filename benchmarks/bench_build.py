@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 from pathlib import Path
 
 from benchkit.colibri import (
@@ -32,6 +31,7 @@ from benchkit.colibri import (
     read_colibri_count,
     run_colibri,
 )
+from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import Run, run_measured
 from benchkit.queries import GraphFigures, graph_figures
 from benchkit.stats import median
@@ -62,11 +62,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="generator and query seed")
     parser.add_argument("--out", default=str(HERE / "out"), help="where projects are written")
     parser.add_argument("--jobs", type=int, default=None, help="pass --jobs to dbt-lineage")
-    parser.add_argument(
-        "--dbt-lineage",
-        default=str(Path(sys.executable).parent / "dbt-lineage"),
-        help="the dbt-lineage executable (default: beside this Python)",
-    )
+    dbt_lineage_option(parser)
     parser.add_argument("--colibri-venv", default="/tmp/colibri-venv", help="dbt-colibri venv")
     parser.add_argument("--colibri-repeat", type=int, default=None, help="default: --repeat")
     parser.add_argument("--colibri-timeout", type=float, default=3600.0, help="seconds per run")

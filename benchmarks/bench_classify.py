@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 import time
 import typing as t
 from pathlib import Path
 
+from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.stats import median
 from synth_dbt import generate_project
 
@@ -45,11 +45,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", default=None, help="project dir (default /tmp/bench_classify_N)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each query (median)")
     parser.add_argument("--seed", type=int, default=0, help="generator seed")
-    parser.add_argument(
-        "--dbt-lineage",
-        default=str(Path(sys.executable).parent / "dbt-lineage"),
-        help="the dbt-lineage executable (default: beside this Python)",
-    )
+    dbt_lineage_option(parser)
     return parser.parse_args(argv)
 
 

@@ -24,6 +24,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
 from synth_dbt import generate_project
@@ -39,11 +40,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each diff (median)")
     parser.add_argument("--seed", type=int, default=0, help="generator and change seed")
     parser.add_argument("--out", default=str(HERE / "out" / "diff"), help="where to write")
-    parser.add_argument(
-        "--dbt-lineage",
-        default=str(Path(sys.executable).parent / "dbt-lineage"),
-        help="the dbt-lineage executable (default: beside this Python)",
-    )
+    dbt_lineage_option(parser)
     return parser.parse_args(argv)
 
 

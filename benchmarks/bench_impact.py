@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
-import sys
 from pathlib import Path
 
+from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
 from synth_dbt import generate_project
@@ -34,11 +34,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=5, help="runs of each query (median)")
     parser.add_argument("--json-repeat", type=int, default=3, help="runs with --no-index")
     parser.add_argument("--seed", type=int, default=0, help="generator seed")
-    parser.add_argument(
-        "--dbt-lineage",
-        default=str(Path(sys.executable).parent / "dbt-lineage"),
-        help="the dbt-lineage executable (default: beside this Python)",
-    )
+    dbt_lineage_option(parser)
     return parser.parse_args(argv)
 
 

@@ -36,6 +36,7 @@ import typing as t
 from pathlib import Path
 
 from benchkit.colibri import OUTPUT_DIR, colibri_executable, run_colibri
+from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import run_measured
 from synth_dbt import generate_project
 
@@ -93,11 +94,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--columns", type=int, default=12, help="columns to select and draw")
     parser.add_argument("--chromium", default="/usr/bin/chromium", help="the Chromium binary")
     parser.add_argument("--colibri-venv", default="/tmp/colibri-venv", help="dbt-colibri venv")
-    parser.add_argument(
-        "--dbt-lineage",
-        default=str(Path(sys.executable).parent / "dbt-lineage"),
-        help="the dbt-lineage executable (default: beside this Python)",
-    )
+    dbt_lineage_option(parser)
     return parser.parse_args(argv)
 
 
