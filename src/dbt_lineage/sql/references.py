@@ -176,15 +176,6 @@ class References(WalkerBase):
 
     def resolve_in_source(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope), pivots applied."""
-        if type(source) is Scope:
-            # The common step, a CTE's or derived table's column read by name, taken first.
-            plain = self._plain.get(id(source))
-            if plain is None:
-                plain = self._plain[id(source)] = not source.is_udtf and not pivots_of(source)
-            if plain:
-                stored = self.output_index(source).match(name)[0]
-                if stored is not None:
-                    return self.resolve_output(source, stored)
         pivots = pivots_of(source)
         if pivots:
             return self.pivot_column(source, pivots[-1], name, column)

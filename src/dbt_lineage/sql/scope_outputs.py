@@ -73,9 +73,7 @@ class ScopeOutputs(WalkerBase):
         if key in self._active:  # a recursive CTE reading itself adds nothing new
             return Edges()
         self._active.add(key)
-        renamed = self._renamed.get(id(scope))
-        if renamed is None:
-            renamed = self.renamed(scope)
+        renamed = self.renamed(scope)
         inner_name = name
         if renamed and name in renamed:
             position = renamed.index(name)
@@ -133,7 +131,7 @@ class ScopeOutputs(WalkerBase):
         return Shape(outputs, stars, self.names.index(list(by_name)), by_name)
 
     def _select_output(self, scope: Scope, name: str) -> Edges:
-        shape = self._shapes.get(id(scope)) or self.shape(scope)
+        shape = self.shape(scope)
         stored, candidates = shape.index.match(name)
         if stored is not None:
             return self._output_edges(scope, shape.by_name[stored])

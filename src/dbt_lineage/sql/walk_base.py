@@ -94,8 +94,6 @@ class WalkerBase:
         self._holds: dict[tuple[int, str], bool | None] = {}
         self._recursive: dict[int, Scope | None] = {}
         self._renamed: dict[int, list[str]] = {}
-        self._plain: dict[int, bool] = {}
-        """Scope id -> whether it is read as it is (no table function, no PIVOT over it)."""
 
     # -- provided by scope_outputs ---------------------------------------------------------
 
