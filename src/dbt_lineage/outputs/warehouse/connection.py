@@ -175,6 +175,10 @@ def connection(
         ) from error
     warehouse_dialect = dialect(config.credentials.type)
     warnings = _new_database(config.credentials)
+    # dbt registers one adapter per type and process, and keeps the first: one left by a dbt
+    # command run earlier in this process (dbtRunner) would connect with that command's
+    # profile (another database, say), not this one.
+    dbt.reset_adapters()
     dbt.register_adapter(config, dbt.get_mp_context())
     adapter = dbt.get_adapter(config)
     try:
