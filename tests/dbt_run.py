@@ -75,7 +75,7 @@ def run_dbt(
     out, err = io.StringIO(), io.StringIO()
     with (
         _LOCK,
-        _environment(os.environ if env is None else env),
+        _environment(dict(os.environ) if env is None else env),
         _directory(cwd),
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
