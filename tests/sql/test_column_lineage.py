@@ -6,7 +6,6 @@ Adding a case is adding a file.
 
 from __future__ import annotations
 
-import doctest
 import subprocess
 import sys
 import typing as t
@@ -16,8 +15,6 @@ import pytest
 import yaml
 
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql import column_lineage as column_lineage_module
-from dbt_lineage.sql import expr_walk, names, pivot_statement, schema_index, statements
 from dbt_lineage.sql.column_lineage import column_lineage
 
 CASES = Path(__file__).parent / "cases"
@@ -121,16 +118,6 @@ def test_expressions_are_rendered_in_the_dialect() -> None:
     )
     assert lineage.columns["a"][0].expression == "CAST(amount AS INT)", "as written"
     assert lineage.output_types["a"] == "INT"
-
-
-@pytest.mark.parametrize(
-    "module",
-    [column_lineage_module, expr_walk, schema_index, pivot_statement, names, statements],
-    ids=lambda m: m.__name__,
-)
-def test_doctests(module: t.Any) -> None:
-    results = doctest.testmod(module)
-    assert results.attempted and not results.failed
 
 
 def test_table_without_columns_is_unknown_not_empty() -> None:

@@ -58,6 +58,7 @@ class Edges:
         When a key arrives by several paths the strongest wins.
         """
         direct = self.direct
+        new: tuple[int, exp.Expr | None]
         for key, (inner_rank, inner_node) in other.direct.items():
             if rank > IDENTITY and rank >= inner_rank and node is not None:
                 new = (rank, node)

@@ -75,7 +75,8 @@ def enclosing_calls(expression: str, dialect: str = "") -> tuple[ColumnUse, ...]
         if isinstance(column.this, exp.Star):
             continue
         calls = []
-        node, parent = column, column.parent
+        node: exp.Expr = column
+        parent = column.parent
         while parent is not None:
             call = parent
             if isinstance(parent, exp.Filter) and node is not parent.this:

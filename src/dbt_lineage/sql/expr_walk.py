@@ -58,11 +58,12 @@ def expr_walk(root: exp.Expr, subqueries: t.Container[int]) -> list[Occurrence]:
         return [Occurrence(root, IDENTITY, DIRECT)]
     found: list[Occurrence] = []
     stack: list[tuple[exp.Expr, int, str, frozenset[str]]] = [(root, IDENTITY, DIRECT, frozenset())]
+    child: exp.Expr
     while stack:
         node, rank, role, params = stack.pop()
         kind = type(node)
         if kind is exp.Column:
-            if not (params and _bound(node, params)):
+            if not (params and _bound(t.cast(exp.Column, node), params)):
                 found.append(Occurrence(node, rank, role))
             continue
         if kind in _LEAVES:

@@ -13,13 +13,14 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import TRANSFORM, Edges
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
-from dbt_lineage.sql.walk_base import Source, WalkerBase, find_source
+from dbt_lineage.sql.row_clauses import RowClauses
+from dbt_lineage.sql.walk_base import Source, find_source
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
 
 
-class Fields(WalkerBase):
+class Fields(RowClauses):
     """The struct, path and whole-row part of the walk."""
 
     def field_ref(self, scope: Scope, column: exp.Expr, field: str, position: int) -> Edges:
@@ -41,7 +42,7 @@ class Fields(WalkerBase):
         if not isinstance(source.expression, exp.Select):
             return None
         shape = self.shape(source)
-        stored, _ = shape.index.match(name)
+        stored, _ = shape.name_index.match(name)
         output = shape.by_name.get(stored) if stored is not None else None
         body = output.body if output is not None else None
         value = _struct_field(body, field) if isinstance(body, exp.Struct) else None

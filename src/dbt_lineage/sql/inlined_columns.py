@@ -86,7 +86,9 @@ def inlined_columns(
         SqlError: the query's scopes cannot be read (not a query; an unsupported construct).
     """
     glot = names(tree.dialect).sqlglot
-    mapping = {table: dict(columns) for table, columns in schema.items() if columns}
+    mapping: dict[str, object] = {
+        table: dict(columns) for table, columns in schema.items() if columns
+    }
     try:
         qualified = qualify(
             tree.tree,  # ours: normal_form made it for this comparison only

@@ -17,7 +17,7 @@ from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import IDENTITY, Edges
-from dbt_lineage.sql.walk_base import WalkerBase
+from dbt_lineage.sql.walk_base import Output, WalkerBase
 
 _POSTGRES_FAMILY = ("postgres", "redshift", "materialize")
 
@@ -43,9 +43,9 @@ def output_names(
         first = first.set_operation_scopes[0]
     if not isinstance(first.expression, exp.Select):
         return Named(inner, [])
-    by_name = {}
-    for output in walker.shape(first).outputs:
-        by_name.setdefault(output.name, output)
+    by_name: dict[str, Output] = {}
+    for each in walker.shape(first).outputs:
+        by_name.setdefault(each.name, each)
     names: list[str] = []
     unnamed: list[str] = []
     anonymous = 0

@@ -15,11 +15,11 @@ from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Parts, dotted
+from dbt_lineage.sql.fields import Fields
 from dbt_lineage.sql.schema_index import Table
 from dbt_lineage.sql.walk_base import (
     Owner,
     Source,
-    WalkerBase,
     find_source,
     label,
     outer_scope,
@@ -43,7 +43,7 @@ GENERATORS = (
 )
 
 
-class References(WalkerBase):
+class References(Fields):
     """The references part of the walk."""
 
     def resolve_ref(self, scope: Scope, column: exp.Expr, *, position: int = -1) -> Edges:

@@ -14,7 +14,8 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import Edges, is_star
 from dbt_lineage.sql.expr_walk import WINDOW, expr_walk
-from dbt_lineage.sql.walk_base import WalkerBase, find_source
+from dbt_lineage.sql.table_functions import TableFunctions
+from dbt_lineage.sql.walk_base import find_source
 from dbt_lineage.types import EdgeKind
 
 JOIN = EdgeKind.JOIN
@@ -27,7 +28,7 @@ CLAUSE = -2
 """The position a reference in a clause has: any projection's alias may be meant."""
 
 
-class RowClauses(WalkerBase):
+class RowClauses(TableFunctions):
     """The row-set part of the walk."""
 
     def scope_rows(self, scope: Scope) -> Edges:
@@ -99,9 +100,9 @@ class RowClauses(WalkerBase):
                 pending.append((left, label if distinct else None))
             else:
                 pending += [(right, above), (left, above)]
-        for branch, label in compared.values():
+        for branch, operation in compared.values():
             for name in self.output_names(branch):
-                edges.absorb_as(self.resolve_output(branch, name), DISTINCT, label)
+                edges.absorb_as(self.resolve_output(branch, name), DISTINCT, operation)
 
     def _select_rows(self, scope: Scope, expr: exp.Select, edges: Edges) -> None:
         for join in expr.args.get("joins") or []:

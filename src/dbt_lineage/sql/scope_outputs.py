@@ -10,20 +10,23 @@ them by position.
 
 from __future__ import annotations
 
+import typing as t
+
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, ScopeType
 
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, is_star
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.names import NameIndex
-from dbt_lineage.sql.walk_base import Output, Shape, Star, WalkerBase
+from dbt_lineage.sql.stars import Stars
+from dbt_lineage.sql.walk_base import Output, Shape, Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 
 
-class ScopeOutputs(WalkerBase):
+class ScopeOutputs(Stars):
     """The outputs part of the walk."""
 
     def output_names(self, scope: Scope) -> list[str]:
@@ -40,7 +43,7 @@ class ScopeOutputs(WalkerBase):
         found = self._name_index.get(id(scope))
         if found is None:
             if isinstance(scope.expression, exp.Select) and not self.renamed(scope):
-                found = self.shape(scope).index
+                found = self.shape(scope).name_index
             else:
                 found = self.names.index(self.output_names(scope))
             self._name_index[id(scope)] = found
@@ -119,7 +122,8 @@ class ScopeOutputs(WalkerBase):
     def _shape(self, scope: Scope) -> Shape:
         outputs: list[Output] = []
         stars: list[Star] = []
-        for position, projection in enumerate(scope.expression.selects):
+        query = t.cast(exp.Query, scope.expression)  # a SELECT scope's
+        for position, projection in enumerate(query.selects):
             if is_star(projection):
                 self.expand_star(scope, projection, outputs, stars)
                 continue
@@ -132,7 +136,7 @@ class ScopeOutputs(WalkerBase):
 
     def _select_output(self, scope: Scope, name: str) -> Edges:
         shape = self.shape(scope)
-        stored, candidates = shape.index.match(name)
+        stored, candidates = shape.name_index.match(name)
         if stored is not None:
             return self._output_edges(scope, shape.by_name[stored])
         if candidates:

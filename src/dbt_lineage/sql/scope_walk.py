@@ -12,17 +12,11 @@ from __future__ import annotations
 
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql.fields import Fields
-from dbt_lineage.sql.pivots import Pivots
-from dbt_lineage.sql.references import References
-from dbt_lineage.sql.row_clauses import RowClauses
 from dbt_lineage.sql.schema_index import SchemaIndex
 from dbt_lineage.sql.scope_outputs import ScopeOutputs
-from dbt_lineage.sql.stars import Stars
-from dbt_lineage.sql.table_functions import TableFunctions
 
 
-class Walker(ScopeOutputs, Stars, References, Fields, RowClauses, TableFunctions, Pivots):
+class Walker(ScopeOutputs):
     """Memoised resolution over the scopes of one query."""
 
 

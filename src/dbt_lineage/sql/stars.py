@@ -14,6 +14,7 @@ from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import Edges
+from dbt_lineage.sql.references import References
 from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label
 from dbt_lineage.types import UnresolvedReason
 
@@ -22,7 +23,7 @@ _new = tuple.__new__
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 
 
-class Stars(WalkerBase):
+class Stars(References):
     """The star part of the walk."""
 
     def expand_star(

@@ -13,14 +13,15 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
-from dbt_lineage.sql.walk_base import WalkerBase, alias_columns
+from dbt_lineage.sql.pivots import Pivots
+from dbt_lineage.sql.walk_base import alias_columns
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
 """Columns of a flattened row that are positions, not values read from the input."""
 
 
-class TableFunctions(WalkerBase):
+class TableFunctions(Pivots):
     """The table-function part of the walk."""
 
     def udtf_column(self, scope: Scope, name: str) -> Edges:
@@ -30,8 +31,9 @@ class TableFunctions(WalkerBase):
             inner = self.scope_of.get(id(expr.this.unnest()))
             if inner is not None:
                 return self.resolve_output(inner, self._inner_name(inner, expr, name))
-        if isinstance(expr, (exp.Subquery, exp.Values)) and isinstance(expr.unnest(), exp.Values):
-            return self._values_column(scope, expr.unnest(), alias_columns(expr), name)
+        values = expr.unnest() if isinstance(expr, (exp.Subquery, exp.Values)) else None
+        if isinstance(values, exp.Values):
+            return self._values_column(scope, values, alias_columns(expr), name)
         function = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
         if isinstance(function, exp.Unnest):
             return self._unnest_column(scope, function, name)

@@ -1,10 +1,14 @@
 """The state every part of the scope walk shares, and the calls the parts make of each other.
 
-The walk is one object assembled from parts, each in its own module: outputs of scopes
-(:mod:`scope_outputs`), references to columns (:mod:`references`), the clauses that decide
-rows (:mod:`row_clauses`), table functions (:mod:`table_functions`) and pivots
-(:mod:`pivots`). Each part subclasses :class:`WalkerBase`, which holds the memos and names the
-methods the other parts provide, so no part imports another.
+The walk is one object assembled from parts, each in its own module: pivots
+(:mod:`pivots`), table functions (:mod:`table_functions`), the clauses that decide rows
+(:mod:`row_clauses`), struct fields (:mod:`fields`), references to columns
+(:mod:`references`), stars (:mod:`stars`) and outputs of scopes (:mod:`scope_outputs`). They
+form one chain of single inheritance in that order, from :class:`WalkerBase`, which holds the
+memos and names the methods the parts provide: a part calls the others through those names
+only, never through its base's module. A chain rather than mixins, because the compiled build
+(mypyc; see ``setup.py``) makes single-inheritance classes native, and native method calls
+and attribute reads are the walk's hot path.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ class Shape(t.NamedTuple):
 
     outputs: list[Output]
     stars: list[Star]
-    index: NameIndex
+    name_index: NameIndex
     by_name: dict[str, Output]
     """Each output by its name (the first, when a name repeats)."""
 
@@ -226,7 +230,7 @@ class WalkerBase:
 
 def pivots_of(source: Source) -> list[exp.Pivot]:
     """The PIVOT / UNPIVOT clauses applied to a source (a table, or a derived table)."""
-    if type(source) is Scope:
+    if isinstance(source, Scope):
         node = source.expression.parent
         if type(node) is not exp.Subquery:
             return _NONE
