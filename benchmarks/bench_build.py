@@ -32,6 +32,7 @@ from benchkit.colibri import (
     run_colibri,
 )
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.engine import engine
 from benchkit.process import Run, run_measured
 from benchkit.queries import GraphFigures, graph_figures
 from benchkit.stats import median
@@ -162,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: dbt-colibri not found in {args.colibri_venv}; its comparison is skipped")
     else:
         print("colibri command:", " ".join(colibri_command(colibri, Path("<project>"))))
+    print(f"dbt-lineage: {args.dbt_lineage}, SQL engine: {engine(args.dbt_lineage)}")
     print(f"cpus: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     results: list[Result] = []
     print(HEADER, flush=True)

@@ -31,6 +31,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from benchkit.engine import engine
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
 
@@ -144,6 +145,7 @@ def _print(
     diagnostics = collections.Counter(item["reason"] for item in document["diagnostics"])
     cold_cpu = median([run.cpu_s for run in cold])
     print(f"Manifest: {manifest}")
+    print(f"SQL engine: {engine(DBT_LINEAGE)}")
     print(
         f"Compiled SQL: {floor['queries']:.0f} queries, {floor['megabytes']:.1f} MB; "
         f"{floor['failed']:.0f} do not parse"
