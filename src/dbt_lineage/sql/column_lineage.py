@@ -37,6 +37,9 @@ from dbt_lineage.types import EdgeKind, UnresolvedReason
 # last-resort handler would print on the user's terminal; the reason is reported instead.
 logging.getLogger("sqlglot").addHandler(logging.NullHandler())
 
+_GENERIC = Dialect()
+"""sqlglot's dialect-neutral SQL, for messages (``sql()`` without one makes it per call)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Upstream:
@@ -319,7 +322,7 @@ def _unexpanded_star(walker: Walker, root: Scope) -> str | None:
         if isinstance(branch.expression, exp.Select):
             stars = walker.shape(branch).stars
             if stars:
-                text = one_line(stars[0].node.sql(comments=False))
+                text = one_line(stars[0].node.sql(dialect=_GENERIC, comments=False))
                 return f"{text} over a source whose columns are unknown"
     return None
 

@@ -154,7 +154,7 @@ def plain_table_parts(name: str, dialect: str) -> tuple[str, ...] | None:
     parts = name.split(".")
     if not 0 < len(parts) <= 3 or not all(_PLAIN_PART.fullmatch(part) for part in parts):
         return None
-    rules = Dialect.get_or_raise(dialect)
+    rules = names(dialect).sqlglot  # get_or_raise makes a new dialect object per call
     if type(rules).normalize_identifier is not Dialect.normalize_identifier:
         return None  # BigQuery's rule depends on where the identifier sits in the tree
     keywords = rules.tokenizer_class.KEYWORDS

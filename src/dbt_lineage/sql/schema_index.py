@@ -171,7 +171,7 @@ def _split_quoted(key: str, dialect: str) -> Parts:
 
 def _identifier_text(node: exp.Expr, dialect: str) -> str:
     if isinstance(node, exp.Identifier):
-        return Dialect.get_or_raise(dialect).normalize_identifier(node.copy()).name
+        return names(dialect).sqlglot.normalize_identifier(node.copy()).name
     return node.name
 
 
