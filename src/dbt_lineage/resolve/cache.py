@@ -9,6 +9,10 @@ The file's first line is a JSON object (``version``, and the ``compiled`` SQL ke
 partial manifests); every further line is one entry, its key, a space and its text as is.
 Entry texts are compact JSON, without line breaks: written as lines they need no
 escaping as JSON strings, nor unescaping when read (GitLab: 0.10 s -> 0.04 s to lay out).
+
+The gzip container stores without compressing (level 0): the file is a local cache, and
+compressing GitLab's 29 MB took 0.13 s of each build (level 1, to 3.7 MB), its reading back
+0.06 s; stored, 0.02 s each way.
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ class LineageCache:
         lines = [json.dumps(head, separators=(",", ":"))]
         lines += [f"{key} {self._entries[key]}" for key in keys]
         try:
-            write_file(self.path, gzip.compress("\n".join(lines).encode("utf-8"), compresslevel=1))
+            write_file(self.path, gzip.compress("\n".join(lines).encode("utf-8"), compresslevel=0))
         except OutputError:
             pass  # the cache only saves time: a build that cannot keep it still succeeds
 
