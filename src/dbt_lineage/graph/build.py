@@ -105,10 +105,9 @@ class _EdgeBuilder:
     ) -> None:
         self.relations = relations
         self.columns = columns
-        self.folded = {
-            node_id: {name.casefold(): name for name in by_name}
-            for node_id, by_name in columns.items()
-        }
+        self.folded: dict[str, dict[str, str]] = {}
+        """A relation's column names by their case-folded form, made when first needed
+        (only an edge to a column its relation does not list needs them)."""
         self.failed = {
             item.node_id: item.reason
             for result in lineage.nodes.values()
@@ -155,7 +154,10 @@ class _EdgeBuilder:
             return None
         if ref.column in by_name:
             return ref
-        name = self.folded[ref.node_id].get(ref.column.casefold())
+        folded = self.folded.get(ref.node_id)
+        if folded is None:
+            folded = self.folded[ref.node_id] = {name.casefold(): name for name in by_name}
+        name = folded.get(ref.column.casefold())
         if name is not None:
             return ColumnRef(ref.node_id, name)
         node = self.relations[ref.node_id]
@@ -167,7 +169,7 @@ class _EdgeBuilder:
             )
         column = ColumnLineage(ref.column, "", [], reason, inferred=True)
         by_name[ref.column] = _column_node(node, column, _Documented(node).get(ref.column))
-        self.folded[ref.node_id][ref.column.casefold()] = ref.column
+        folded[ref.column.casefold()] = ref.column
         return ref
 
 
