@@ -137,12 +137,11 @@ _EXPOSURE_FIELDS = EXPOSURE_FIELDS
 _COMMON_FIELDS = ("description", "path", "meta")
 
 
+# Edges by target node: direct ones then by target column; indirect ones under ``rows`` (a
+# list) and ``columns`` (by target column); dependencies in a list.
 Direct = dict[str, dict[str, list[LineageEdge]]]
-"""Direct edges by target node, then target column."""
 Indirect = dict[str, dict[str, t.Any]]
-"""Indirect edges by target node: ``rows`` (a list) and ``columns`` (by target column)."""
 Depends = dict[str, list[LineageEdge]]
-"""Dependency edges by target node."""
 
 
 class Observer(t.Protocol):
@@ -183,32 +182,7 @@ def encode(graph: LineageGraph, observer: Observer | None = None) -> t.Iterator[
             observer.node(node, text)
         yield separator + to_json(node_id) + b":" + text
         separator = b","
-    direct: Direct = {}
-    indirect: Indirect = {}
-    depends: Depends = {}
-    for edge in graph.edges:
-        if edge.layer is not Layer.SCHEMA:
-            continue
-        target = edge.target
-        if isinstance(target, ColumnRef):
-            if edge.type is EdgeType.DIRECT:
-                by_column = direct.get(target.node_id)
-                if by_column is None:
-                    by_column = direct[target.node_id] = {}
-                group = by_column.get(target.column)
-                if group is None:
-                    by_column[target.column] = [edge]
-                else:
-                    group.append(edge)
-            elif edge.type is EdgeType.INDIRECT:
-                entry = indirect.setdefault(target.node_id, {})
-                entry.setdefault("columns", {}).setdefault(target.column, []).append(edge)
-            elif edge.type is EdgeType.DEPENDS:
-                depends.setdefault(target.node_id, []).append(edge)
-        elif edge.type is EdgeType.INDIRECT:
-            indirect.setdefault(str(target), {}).setdefault("rows", []).append(edge)
-        elif edge.type is EdgeType.DEPENDS:
-            depends.setdefault(str(target), []).append(edge)
+    direct, indirect, depends = _grouped(graph.edges)
     if observer is not None:
         observer.edges(direct, indirect, depends)
     yield b'},"edges":{"direct":{'
@@ -219,6 +193,46 @@ def encode(graph: LineageGraph, observer: Observer | None = None) -> t.Iterator[
     yield from _sections(depends, _edge_entries)
     yield b'}},"diagnostics":' + to_json([_encode_diagnostic(item) for item in graph.diagnostics])
     yield b"}"
+
+
+def _grouped(edges: list[LineageEdge]) -> tuple[Direct, Indirect, Depends]:
+    """The schema-layer edges grouped as lineage.json lists them (see ``Observer.edges``).
+    A run of edges with the same target object and type (a column's edges, as built) goes
+    to the group of its first edge (GitLab: 0.064 s -> 0.034 s for 112,000 edges)."""
+    direct: Direct = {}
+    indirect: Indirect = {}
+    depends: Depends = {}
+    last_target: object = None
+    last_type: object = None
+    last_group: list[LineageEdge] = []
+    schema, direct_type = Layer.SCHEMA, EdgeType.DIRECT
+    indirect_type, depends_type = EdgeType.INDIRECT, EdgeType.DEPENDS
+    for edge in edges:
+        if edge.layer is not schema:
+            continue
+        target, edge_type = edge.target, edge.type
+        if target is last_target and edge_type is last_type:
+            last_group.append(edge)
+            continue
+        if isinstance(target, ColumnRef):
+            if edge_type is direct_type:
+                group = direct.setdefault(target.node_id, {}).setdefault(target.column, [])
+            elif edge_type is indirect_type:
+                columns = indirect.setdefault(target.node_id, {}).setdefault("columns", {})
+                group = columns.setdefault(target.column, [])
+            elif edge_type is depends_type:
+                group = depends.setdefault(target.node_id, [])
+            else:
+                continue
+        elif edge_type is indirect_type:
+            group = indirect.setdefault(str(target), {}).setdefault("rows", [])
+        elif edge_type is depends_type:
+            group = depends.setdefault(str(target), [])
+        else:
+            continue
+        group.append(edge)
+        last_target, last_type, last_group = target, edge_type, group
+    return direct, indirect, depends
 
 
 def _sections(grouped: dict[str, t.Any], entry: t.Callable[[t.Any], t.Any]) -> t.Iterator[bytes]:
@@ -330,7 +344,7 @@ def _encode_column(column: ColumnNode) -> dict[str, t.Any]:
         entry["data_type"] = column.data_type
     if column.description:
         entry["description"] = column.description
-    if column.meta:
+    if column.meta is not EMPTY and column.meta:  # the shared EMPTY's len is Python code
         entry["meta"] = dict(column.meta)
     if column.tags:
         entry["tags"] = list(column.tags)
