@@ -117,12 +117,16 @@ class _EdgeBuilder:
         self.edges: list[LineageEdge] = []
 
     def add_node(self, node_id: str, result: NodeLineage) -> None:
+        direct, indirect = EdgeType.DIRECT, EdgeType.INDIRECT
         for name, column in result.columns.items():
             if column.upstreams or column.indirect:  # most lists are empty: no call for them
                 target = ColumnRef(node_id, name)
-                self._add(node_id, column.upstreams, target, EdgeType.DIRECT)
-                self._add(node_id, column.indirect, target, EdgeType.INDIRECT)
-        self._add(node_id, result.indirect, node_id, EdgeType.INDIRECT)
+                if column.upstreams:
+                    self._add(node_id, column.upstreams, target, direct)
+                if column.indirect:
+                    self._add(node_id, column.indirect, target, indirect)
+        if result.indirect:
+            self._add(node_id, result.indirect, node_id, indirect)
 
     def _add(
         self,
