@@ -3,6 +3,7 @@ one that runs out of time comes back unstarted."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
@@ -81,3 +82,18 @@ def test_a_task_too_large_for_the_pipe_waits_for_an_idle_worker() -> None:
         assert done.task_id == "large" and done.outcome is not None
     finally:
         pool.close()
+
+
+def test_inputs_without_schema_keep_every_other_field() -> None:
+    # The pool sends inputs without their column lists; every other field must cross.
+    inputs = NodeInputs(
+        "duckdb",
+        {"t": {"a": "int"}},
+        frozenset({"t"}),
+        RelationIndex("duckdb"),
+        {"b": "text"},
+        frozenset({"model.p.t"}),
+        True,
+        frozenset({"u"}),
+    )
+    assert inputs.without_schema() == dataclasses.replace(inputs, schema={})

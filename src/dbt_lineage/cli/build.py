@@ -66,7 +66,9 @@ def build(
     inputs = None
     if not select:
         target = _target(project_dir, target_path)
-        inputs = build_inputs(target, jobs=jobs, node_timeout=node_timeout or None)
+        inputs = build_inputs(
+            target, jobs=jobs, node_timeout=node_timeout or None, manifest=not no_cache
+        )
         if not no_cache and _keep(lineage_path, inputs, Path(project_dir), started, strict):
             return
     from dbt_lineage.cli.build_lineage import build_lineage
@@ -107,6 +109,7 @@ def build(
         "resolved": report.columns_resolved,
     }
     if inputs is not None:
+        inputs["manifest"] = graph.metadata.manifest_checksum  # of the bytes this build read
         inputs["seeds"] = seed_files(graph, Path(project_dir))
         index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(outcome)})
     _exit(outcome, strict)

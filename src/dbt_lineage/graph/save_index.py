@@ -10,7 +10,7 @@ import tempfile
 import typing as t
 from pathlib import Path
 
-from dbt_lineage.graph.document import _encode_metadata, encode
+from dbt_lineage.graph.document import Depends, Direct, Indirect, _encode_metadata, encode
 from dbt_lineage.graph.index_file import INDEX_KEYS, INDEX_SCHEMA, INDEX_VERSION, index_file
 from dbt_lineage.graph.model import EdgeType, LineageEdge, LineageGraph, LineageNode, short_name
 from dbt_lineage.types import ColumnRef, EdgeKind
@@ -65,19 +65,14 @@ class IndexWriter:
         number = self._ids[node.node_id] = len(self._ids) + 1
         self._nodes.append((number, node.node_id, short_name(node), entry.decode()))
 
-    def edges(
-        self,
-        direct: dict[str, list[LineageEdge]],
-        indirect: dict[str, list[LineageEdge]],
-        depends: dict[str, list[LineageEdge]],
-    ) -> None:
+    def edges(self, direct: Direct, indirect: Indirect, depends: Depends) -> None:
         """Index the edges, in lineage.json's order (``document.Observer``)."""
         if self._connection is None:
             return
         self._try("INSERT INTO nodes VALUES (?, ?, ?, ?)", self._nodes)
         self._nodes = []
         known = len(self._ids)
-        rows = list(_edge_rows(direct, indirect, depends, self._ids))
+        rows = _edge_rows(direct, indirect, depends, self._ids)
         self._try(
             "INSERT INTO nodes (id, node_id) VALUES (?, ?)",
             [(number, key) for key, number in self._ids.items() if number > known],
@@ -132,20 +127,47 @@ class IndexWriter:
 
 
 def _edge_rows(
-    direct: dict[str, list[LineageEdge]],
-    indirect: dict[str, list[LineageEdge]],
-    depends: dict[str, list[LineageEdge]],
-    ids: dict[str, int],
-) -> t.Iterator[tuple[t.Any, ...]]:
+    direct: Direct, indirect: Indirect, depends: Depends, ids: dict[str, int]
+) -> list[tuple[t.Any, ...]]:
     """The edges as rows in lineage.json's order: within a node, direct edges by target
     column, indirect row-set edges before column-scoped ones by column. New keys get the
-    next ids."""
+    next ids (an edge's source before its target)."""
 
     def number(node_id: str) -> int:
         found = ids.get(node_id)
         if found is None:
             found = ids[node_id] = len(ids) + 1
         return found
+
+    rows: list[tuple[t.Any, ...]] = []
+    append = rows.append
+    values = _VALUES
+    for node_id, by_column in direct.items():
+        end = ids.get(node_id)
+        for column, edges in by_column.items():
+            for edge in edges:
+                source = edge.source
+                if isinstance(source, ColumnRef):
+                    start = ids.get(source.node_id) or number(source.node_id)
+                    start_column = source.column
+                else:
+                    start, start_column = number(str(source)), None
+                if end is None:
+                    end = number(node_id)
+                append(
+                    (start, start_column, end, column, "direct", values[edge.kind], edge.expression)
+                )
+    for grouped in indirect.values():
+        rows.extend(map(_row(number), grouped.get("rows", ())))
+        for edges in grouped.get("columns", {}).values():
+            rows.extend(map(_row(number), edges))
+    for edges in depends.values():
+        rows.extend(map(_row(number), edges))
+    return rows
+
+
+def _row(number: t.Callable[[str], int]) -> t.Callable[[LineageEdge], tuple[t.Any, ...]]:
+    """An edge's row, numbering its ends with ``number``."""
 
     def row(edge: LineageEdge) -> tuple[t.Any, ...]:
         source, target = edge.source, edge.target
@@ -162,23 +184,7 @@ def _edge_rows(
             _VALUES[edge.kind], edge.expression,
         )  # fmt: skip
 
-    for edges in direct.values():
-        by_column: dict[str, list[LineageEdge]] = {}
-        for edge in edges:
-            by_column.setdefault(t.cast(ColumnRef, edge.target).column, []).append(edge)
-        for group in by_column.values():
-            yield from map(row, group)
-    for edges in indirect.values():
-        by_column = {}
-        for edge in edges:
-            if isinstance(edge.target, ColumnRef):
-                by_column.setdefault(edge.target.column, []).append(edge)
-            else:
-                yield row(edge)
-        for group in by_column.values():
-            yield from map(row, group)
-    for edges in depends.values():
-        yield from map(row, edges)
+    return row
 
 
 _VALUES: dict[t.Any, str | None] = {

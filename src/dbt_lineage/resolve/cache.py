@@ -1,9 +1,18 @@
 """An explicit on-disk cache of per-node resolution results.
 
-One gzip JSON file under the target directory. Each entry is the JSON text of one node's
+One gzip file under the target directory. Each entry is the JSON text of one node's
 result (parsed only when a build uses it), keyed by a sha256 of everything that result
 depends on: our version, the cache layout version, sqlglot's version, the dialect, the
 compiled SQL, and the names, ids and columns of its upstream relations.
+
+The file's first line is a JSON object (``version``, and the ``compiled`` SQL kept for
+partial manifests); every further line is one entry, its key, a space and its text as is.
+Entry texts are compact JSON, without line breaks: written as lines they need no
+escaping as JSON strings, nor unescaping when read (GitLab: 0.10 s -> 0.04 s to lay out).
+
+The gzip container stores without compressing (level 0): the file is a local cache, and
+compressing GitLab's 29 MB took 0.13 s of each build (level 1, to 3.7 MB), its reading back
+0.06 s; stored, 0.02 s each way.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from dbt_lineage.errors import OutputError
 from dbt_lineage.files import write_file
 from dbt_lineage.resolve.node_lineage import NodeLineage
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 """Bump when the layout of an entry changes (any change to the engine's code already
 invalidates old entries through the code's fingerprint)."""
 
@@ -42,10 +51,13 @@ class LineageCache:
         had compiled SQL for it."""
         if read and path is not None and path.is_file():
             try:
-                document = json.loads(gzip.decompress(path.read_bytes()))
+                text = gzip.decompress(path.read_bytes()).decode("utf-8")
+                head, _, lines = text.partition("\n")
+                document = json.loads(head)
                 if document.get("version") == _stamp():
-                    self._entries = document["entries"]
-                    self._compiled = document.get("compiled", {})
+                    # A line without a space fails dict()'s pair check: ValueError.
+                    self._entries = dict(line.split(" ", 1) for line in lines.split("\n") if line)
+                    self._compiled = document["compiled"]
             except (OSError, ValueError, KeyError, EOFError, AttributeError):
                 self._entries, self._compiled = {}, {}  # unreadable: start again
 
@@ -79,12 +91,12 @@ class LineageCache:
         stale = len(self._used) != len(self._entries)
         if self.path is None or not (self._dirty or (prune and stale)):
             return
-        entries = {key: self._entries[key] for key in self._used} if prune else self._entries
-        # One dumps and one write: json.dump into a gzip stream uses the slow encoder.
-        document = {"version": _stamp(), "entries": entries, "compiled": self._compiled}
-        text = json.dumps(document, separators=(",", ":"))
+        keys = self._used if prune else self._entries
+        head = {"version": _stamp(), "compiled": self._compiled}
+        lines = [json.dumps(head, separators=(",", ":"))]
+        lines += [f"{key} {self._entries[key]}" for key in keys]
         try:
-            write_file(self.path, gzip.compress(text.encode("utf-8"), compresslevel=1))
+            write_file(self.path, gzip.compress("\n".join(lines).encode("utf-8"), compresslevel=0))
         except OutputError:
             pass  # the cache only saves time: a build that cannot keep it still succeeds
 

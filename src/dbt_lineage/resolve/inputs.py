@@ -66,15 +66,19 @@ class KnownColumns:
         complete = (
             bool(outputs)
             and not result.star_sources
-            and all(column.resolved for column in result.columns.values())
+            and not any(column.reason for column in result.columns.values())
         )
         catalog = own is not None and own.origin == "catalog"
-        merged = dict(own.columns) if catalog else {}
-        folded = {name.casefold() for name in merged}
-        for name, data_type in outputs.items():
-            if name.casefold() not in folded:
-                merged[name] = data_type
-                folded.add(name.casefold())
+        folded = {name.casefold() for name in outputs}
+        if not catalog and len(folded) == len(outputs):
+            merged = outputs  # no two names equal ignoring case: each is kept as it is
+        else:
+            merged = dict(own.columns) if catalog and own is not None else {}
+            folded = {name.casefold() for name in merged}
+            for name, data_type in outputs.items():
+                if name.casefold() not in folded:
+                    merged[name] = data_type
+                    folded.add(name.casefold())
         if own is not None and own.origin == "yaml" and not complete:
             for name, data_type in own.columns.items():
                 if name.casefold() not in folded:

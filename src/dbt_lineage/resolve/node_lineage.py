@@ -93,20 +93,29 @@ class NodeLineage:
 
     @classmethod
     def from_json(cls, data: dict[str, t.Any]) -> NodeLineage:
+        # Edges built inline (no call per edge: a build reads 100,000 of them), and no
+        # comprehension for the many empty lists.
+        kinds, new, edge, ref = _KINDS, _new, UpstreamEdge, ColumnRef
         columns = {}
         for name, data_type, reason, direct, indirect, inferred in data["columns"]:
             columns[name] = ColumnLineage(
                 name,
                 data_type,
-                [_edge(item) for item in direct],
+                [new(edge, (new(ref, (n, c)), kinds[k], e)) for n, c, k, e in direct]
+                if direct
+                else [],
                 reason,
-                [_edge(item) for item in indirect],
+                [new(edge, (new(ref, (n, c)), kinds[k], e)) for n, c, k, e in indirect]
+                if indirect
+                else [],
                 inferred,
             )
         return cls(
             node_id=data["node_id"],
             columns=columns,
-            indirect=[_edge(item) for item in data["indirect"]],
+            indirect=[
+                new(edge, (new(ref, (n, c)), kinds[k], e)) for n, c, k, e in data["indirect"]
+            ],
             diagnostics=[
                 NodeDiagnostic(node_id, path, reason, message, tuple(columns_))
                 for node_id, path, reason, message, columns_ in data["diagnostics"]
@@ -120,11 +129,6 @@ class NodeLineage:
 
 def _edge_json(edge: UpstreamEdge) -> list[str]:
     return [edge.upstream.node_id, edge.upstream.column, edge.kind.value, edge.expression]
-
-
-def _edge(item: t.Sequence[str]) -> UpstreamEdge:
-    node, column, kind, expression = item
-    return _new(UpstreamEdge, (_new(ColumnRef, (node, column)), _KINDS[kind], expression))
 
 
 _new = tuple.__new__
@@ -162,3 +166,17 @@ class NodeInputs:
     """Whether ``declared`` is the warehouse's own list (catalog.json): its names win."""
     lenient: frozenset[str] = frozenset()
     """Names in ``schema`` whose columns come from a catalog that may be older than the SQL."""
+
+    def without_schema(self) -> NodeInputs:
+        """These inputs with an empty ``schema`` (a worker gets the column lists apart, each
+        once): built field by field, at a fifth of ``dataclasses.replace``'s cost."""
+        return NodeInputs(
+            self.dialect,
+            {},
+            self.partial,
+            self.index,
+            self.declared,
+            self.upstream_ids,
+            self.declared_complete,
+            self.lenient,
+        )

@@ -12,17 +12,16 @@ accounting. They are started as ``python -m`` commands rather than with
 from __future__ import annotations
 
 import collections
-import dataclasses
 import json
 import math
 import multiprocessing
+import pickle
 import select
 import socket
 import subprocess
 import sys
 import time
 import typing as t
-from multiprocessing.reduction import ForkingPickler
 
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.resolve.failures import Outcome
@@ -38,6 +37,8 @@ switches. Its time budget starts when the one before it ends."""
 
 REQUEUE = "requeue"
 """The ``problem`` of a task its worker had not started when it stopped: to send again."""
+
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 _STARTS = 3
 """Workers that may die before they are ready before the build gives up on workers."""
@@ -138,8 +139,8 @@ class WorkerPool:
             if key not in worker.sent:
                 new[key] = columns
             refs[name] = key
-        message = (task_id, node, dataclasses.replace(inputs, schema={}), refs, new)
-        data = ForkingPickler.dumps(message)
+        # Plain pickle: the message holds no descriptor that needs ForkingPickler's reducers.
+        data = pickle.dumps((task_id, node, inputs.without_schema(), refs, new), _PROTOCOL)
         if worker.tasks and len(data) > self._held_bytes:
             return False
         if not worker.tasks:
