@@ -25,6 +25,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev,spark]'
+# pip byte-compiles what it installs, but not an editable install's sources; where
+# PYTHONDONTWRITEBYTECODE is set, Python would then compile them at every start.
+.venv/bin/python -m compileall -q src/dbt_lineage >/dev/null
 
 if [ ! -x .venv-dbt18/bin/python ]; then
     "$PYTHON" -m venv .venv-dbt18

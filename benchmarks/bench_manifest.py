@@ -8,9 +8,11 @@ Given a ``manifest.json`` (or ``.json.gz``; by default GitLab's, handed to us in
   processes: wall seconds, CPU seconds of the process and its workers, peak resident memory
   of the largest single process; medians over ``--repeat`` runs;
 - the parse floor: the CPU seconds sqlglot needs only to parse the same compiled SQL (in a
-  process of its own holding only the SQL text, timed around the parse loop; median of
-  ``--repeat`` processes), and the cold build's CPU over it; and, for comparison with
-  earlier figures, the same parse with the whole manifest kept in memory;
+  process of its own holding only the SQL text, timed around the parse loop), measured
+  just before each cold build; the cold build's CPU over it, pair by pair (this machine's
+  speed drifts within an hour: a ratio is fair only within a pair) and as medians; and,
+  for comparison with earlier figures, the same parse with the whole manifest kept in
+  memory;
 - coverage: columns resolved, and unresolved columns by reason;
 - diagnostics by reason.
 
@@ -72,16 +74,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="/tmp/bench_manifest", help="working directory")
     args = parser.parse_args(argv)
     project = _unpack(Path(args.manifest), Path(args.out))
-    floor = _parse_floor(project / "target" / "manifest.json", "alone", args.repeat)
-    loaded = _parse_floor(project / "target" / "manifest.json", "loaded", args.repeat)
-    cold = [_build(project, "--no-cache") for _ in range(args.repeat)]
+    manifest = project / "target" / "manifest.json"
+    # The floor and the cold build alternate, a pair at a time: this machine's speed drifts
+    # by a factor of two within an hour, and a ratio is only fair within a pair.
+    floors, cold = [], []
+    for _ in range(args.repeat):
+        floors.append(_parse_floor(manifest, "alone"))
+        cold.append(_build(project, "--no-cache"))
+    loaded = [_parse_floor(manifest, "loaded") for _ in range(args.repeat)]
     warm = [_build(project) for _ in range(args.repeat)]
     # Another --node-timeout (no node comes near it) each time: inputs that differ from the
     # last build's, so that lineage.json is rebuilt with every node from the cache, as
     # after dbt rewrote the manifest without changing any model.
     cached = [_build(project, "--node-timeout", str(59 + 2 * (i % 2))) for i in range(args.repeat)]
     document = json.loads((project / "target" / "lineage.json").read_text())
-    _print(args.manifest, (floor, loaded), cold, warm, cached, document)
+    _print(args.manifest, (floors, loaded), cold, warm, cached, document)
 
 
 def _unpack(manifest: Path, out: Path) -> Path:
@@ -95,21 +102,18 @@ def _unpack(manifest: Path, out: Path) -> Path:
     return out
 
 
-def _parse_floor(manifest: Path, how: str, repeat: int) -> dict[str, float]:
-    """Parse-only CPU, median of ``repeat`` processes. ``how``: ``alone`` holds only the SQL
-    text while it parses (the floor); ``loaded`` keeps the whole manifest in memory, as the
-    floor was measured before 2026-12-01, when Python's cycle collector scanning that
-    manifest again and again made up about a third of it."""
-    runs = []
-    for _ in range(repeat):
-        completed = subprocess.run(
-            [sys.executable, "-c", _PARSE_FLOOR, str(manifest), how],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        runs.append(json.loads(completed.stdout))
-    return {**runs[0], "cpu": median([run["cpu"] for run in runs])}
+def _parse_floor(manifest: Path, how: str) -> dict[str, float]:
+    """Parse-only CPU of one process. ``how``: ``alone`` holds only the SQL text while it
+    parses (the floor); ``loaded`` keeps the whole manifest in memory, as the floor was
+    measured before 2026-12-01, when Python's cycle collector scanning that manifest again
+    and again made up about a third of it."""
+    completed = subprocess.run(
+        [sys.executable, "-c", _PARSE_FLOOR, str(manifest), how],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(completed.stdout)
 
 
 def _build(project: Path, *flags: str) -> Run:
@@ -141,7 +145,10 @@ def _print(
                 reasons[column["reason"].split(":", 1)[0]] += 1
             if column.get("inferred"):
                 columns["inferred"] += 1
-    floor, loaded = floors
+    floor_runs, loaded_runs = floors
+    floor = {**floor_runs[0], "cpu": median([run["cpu"] for run in floor_runs])}
+    loaded = {**loaded_runs[0], "cpu": median([run["cpu"] for run in loaded_runs])}
+    paired = [run.cpu_s / each["cpu"] for run, each in zip(cold, floor_runs, strict=True)]
     diagnostics = collections.Counter(item["reason"] for item in document["diagnostics"])
     cold_cpu = median([run.cpu_s for run in cold])
     print(f"Manifest: {manifest}")
@@ -163,11 +170,16 @@ def _print(
                 f"| {label} {name} | {median(values):.2f} {unit} | {min(values):.2f} | "
                 f"{max(values):.2f} |"
             )
+    values = [run["cpu"] for run in floor_runs]
     print(
-        "| parse floor (sqlglot parse only, only the SQL in memory) | "
-        f"{floor['cpu']:.2f} s CPU | | |"
+        "| parse floor (sqlglot parse only, only the SQL in memory; each run just before a "
+        f"cold build) | {floor['cpu']:.2f} s CPU | {min(values):.2f} | {max(values):.2f} |"
     )
-    print(f"| cold CPU / parse floor | {cold_cpu / floor['cpu']:.2f}x | | |")
+    print(
+        f"| cold CPU / parse floor, each cold build against its own floor run | "
+        f"{median(paired):.2f}x | {min(paired):.2f} | {max(paired):.2f} |"
+    )
+    print(f"| median cold CPU / median floor | {cold_cpu / floor['cpu']:.2f}x | | |")
     print(
         "| parse with the manifest loaded (the floor until 2026-12-01) | "
         f"{loaded['cpu']:.2f} s CPU | | |"
