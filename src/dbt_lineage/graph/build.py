@@ -195,27 +195,13 @@ def _relation_node(node: ManifestNode, columns_from: str) -> RelationNode:
 
 
 def _column_nodes(node: ManifestNode, found: dict[str, ColumnLineage]) -> dict[str, ColumnNode]:
-    """A relation's column nodes: ``_column_node`` of each, inlined for the many columns of
-    a relation without YAML columns (GitLab: 93,000 columns)."""
+    """A relation's column nodes, with their YAML entries when the relation has any."""
     if node.columns:
         documented = _Documented(node)
         return {
             name: _column_node(node, column, documented.get(name)) for name, column in found.items()
         }
-    node_id, column_type = node.unique_id, NodeType.COLUMN
-    return {
-        name: ColumnNode(
-            node_id=node_id,
-            type=column_type,
-            name=column.name,
-            column=column.name,
-            data_type=column.data_type,
-            resolved=not column.reason,
-            reason=column.reason,
-            inferred=column.inferred,
-        )
-        for name, column in found.items()
-    }
+    return {name: _column_node(node, column, None) for name, column in found.items()}
 
 
 def _column_node(

@@ -142,6 +142,8 @@ def _edge_rows(
     rows: list[tuple[t.Any, ...]] = []
     append = rows.append
     values = _VALUES
+    # Direct edges, most of them (GitLab: 100,000 of 112,000), made inline: their target
+    # column and type are known from the group.
     for node_id, by_column in direct.items():
         end = ids.get(node_id)
         for column, edges in by_column.items():
@@ -157,12 +159,13 @@ def _edge_rows(
                 append(
                     (start, start_column, end, column, "direct", values[edge.kind], edge.expression)
                 )
+    row = _row(number)
     for grouped in indirect.values():
-        rows.extend(map(_row(number), grouped.get("rows", ())))
+        rows.extend(map(row, grouped.get("rows", ())))
         for edges in grouped.get("columns", {}).values():
-            rows.extend(map(_row(number), edges))
+            rows.extend(map(row, edges))
     for edges in depends.values():
-        rows.extend(map(_row(number), edges))
+        rows.extend(map(row, edges))
     return rows
 
 

@@ -37,9 +37,7 @@ class RelationIndex:
         """Index a relation by its name as SQL writes it (split at the first lookup)."""
         self._names.append((name, node_id))
 
-    def add(self, parts: tuple[str, ...], node_id: str) -> None:
-        if self._names:
-            self._split_names()  # in the order they came
+    def _add(self, parts: tuple[str, ...], node_id: str) -> None:
         for size in range(1, len(parts) + 1):
             suffix = parts[-size:]
             _put(self._exact, suffix, node_id)
@@ -67,7 +65,7 @@ class RelationIndex:
 
         names, self._names = self._names, []
         for name, node_id in names:
-            self.add(table_parts(name, self.dialect), node_id)
+            self._add(table_parts(name, self.dialect), node_id)
 
 
 def _put(index: dict[tuple[str, ...], list[str]], key: tuple[str, ...], node_id: str) -> None:
