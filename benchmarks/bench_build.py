@@ -32,6 +32,7 @@ from benchkit.colibri import (
     run_colibri,
 )
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.docs_figures import docs_figures
 from benchkit.engine import engine
 from benchkit.process import Run, run_measured
 from benchkit.queries import GraphFigures, graph_figures
@@ -191,4 +192,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(docs_figures("bench_build", main))

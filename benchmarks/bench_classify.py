@@ -24,6 +24,7 @@ import typing as t
 from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.docs_figures import docs_figures
 from benchkit.stats import median
 from synth_dbt import generate_project
 
@@ -127,4 +128,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(docs_figures("bench_classify", main))

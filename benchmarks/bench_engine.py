@@ -25,6 +25,7 @@ import typing as t
 from pathlib import Path
 
 import sqlglot
+from benchkit.docs_figures import docs_figures
 from benchkit.stats import median
 
 from dbt_lineage.graph.io import load_graph
@@ -128,4 +129,4 @@ def _timed(work: t.Callable[[], object], repeat: int) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(docs_figures("bench_engine", main))

@@ -19,6 +19,7 @@ import sqlite3
 from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.docs_figures import docs_figures
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
 from synth_dbt import generate_project
@@ -117,4 +118,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(docs_figures("bench_impact", main))

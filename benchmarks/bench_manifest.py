@@ -33,6 +33,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from benchkit.docs_figures import docs_figures
 from benchkit.engine import engine
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
@@ -199,4 +200,4 @@ def _print(
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(docs_figures("bench_manifest", main))

@@ -23,6 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
+from benchkit.docs_figures import docs_figures
 from benchkit.stats import median
 from synth_dbt import generate_project
 
@@ -143,4 +144,4 @@ def _iso(moment: datetime.datetime) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(docs_figures("bench_openlineage", main))

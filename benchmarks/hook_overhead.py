@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchkit.docs_figures import docs_figures
+
 REPO = Path(__file__).resolve().parents[1]
 DBT = str(Path(sys.executable).with_name("dbt"))
 
@@ -157,4 +159,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(docs_figures("hook_overhead", main))
