@@ -25,7 +25,7 @@ class Lineage:
     a question reads only the rows it reaches; ``graph``, ``coverage`` and ``to_networkx``
     read lineage.json once (they count every edge) and keep it.
 
-    Attributes:
+    Attributes (absolute paths):
         path: the lineage.json this lineage is (its index sits beside it).
         project_dir: the dbt project directory (its vars and seeds are read from it).
         target_dir: the directory holding dbt's artifacts (manifest.json).
@@ -43,9 +43,9 @@ class Lineage:
     ) -> None:
         self._graph = graph
         self._whole: LineageGraph | None = None if from_index else graph
-        self.path = path
-        self.project_dir = project_dir
-        self.target_dir = target_dir
+        self.path = path.absolute()
+        self.project_dir = project_dir.absolute()
+        self.target_dir = target_dir.absolute()
         self.from_index = from_index
 
     def __repr__(self) -> str:
@@ -78,7 +78,7 @@ class Lineage:
         key = self._find(name)
         if isinstance(key, ColumnRef):
             raise SelectionError(
-                f"'{name}' names a column ({key.node_id}, {key.column}), not a node: give NODE",
+                f"'{name}' names column '{key.column}' of {key.node_id}, not a node",
                 suggestions=[key.node_id],
             )
         return self._graph.nodes[key]

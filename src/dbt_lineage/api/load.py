@@ -9,8 +9,6 @@ from dbt_lineage.api.lineage import Lineage
 from dbt_lineage.errors import ArtifactError
 from dbt_lineage.graph.index_meta import index_meta
 
-_HOW = "build it with `dbt-lineage build --project-dir {project}` or dbt_lineage.build({project!r})"
-
 
 def load(path: str | Path, *, project_dir: str | Path | None = None) -> Lineage:
     """The lineage at ``path``: a dbt target directory holding lineage.json, a dbt project
@@ -35,7 +33,7 @@ def load(path: str | Path, *, project_dir: str | Path | None = None) -> Lineage:
         above = target.parent
         project_dir = above if (above / "dbt_project.yml").is_file() else target
     project = Path(project_dir)
-    how = _HOW.format(project=str(project))
+    how = _how(project, target)
     if not lineage_path.is_file():
         raise ArtifactError(f"no lineage.json at {lineage_path}: {how}", path=lineage_path)
     meta = index_meta(lineage_path)
@@ -61,9 +59,27 @@ def load(path: str | Path, *, project_dir: str | Path | None = None) -> Lineage:
     )
 
 
+def _how(project: Path, target: Path) -> str:
+    """How to build the lineage of ``project`` into ``target``."""
+    if target == project / "target":
+        return (
+            f"build it with `dbt-lineage build --project-dir {project}` or "
+            f"dbt_lineage.build({str(project)!r})"
+        )
+    try:
+        given = target.relative_to(project)  # dbt takes a relative target path from the project
+    except ValueError:
+        given = target.absolute()
+    return (
+        f"build it with `dbt-lineage build --project-dir {project} --target-path {given}` or "
+        f"dbt_lineage.build({str(project)!r}, target_path={str(given)!r})"
+    )
+
+
 def _lineage_path(path: Path) -> Path:
-    """The lineage.json ``path`` names."""
-    if not path.is_dir():
+    """The lineage.json ``path`` names (a path that is not there names a directory unless it
+    ends in ``.json``)."""
+    if path.is_file() or (path.suffix == ".json" and not path.is_dir()):
         return path
     if (path / "lineage.json").is_file() or not (path / "dbt_project.yml").is_file():
         return path / "lineage.json"

@@ -63,16 +63,18 @@ def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
 
 
 def _open(connection: sqlite3.Connection, meta: dict[str, str]) -> LineageGraph:
-    keys: dict[int, str] = {}
-    ids: dict[str, int] = {}
-    relations: list[str] = []
-    for number, node_id, is_node in connection.execute(
-        "SELECT id, node_id, short IS NOT NULL FROM nodes ORDER BY id"
-    ):
-        keys[number] = node_id
-        ids[node_id] = number
-        if is_node:
-            relations.append(node_id)
+    # Two scans of covering indexes (node ids; the rows with a name), never of the table,
+    # whose rows hold every node's entry: opening costs what the ids weigh, not the graph.
+    keys = dict(
+        sorted(
+            connection.execute("SELECT id, node_id FROM nodes INDEXED BY sqlite_autoindex_nodes_1")
+        )
+    )
+    ids = {node_id: number for number, node_id in keys.items()}
+    named = connection.execute(
+        "SELECT id FROM nodes INDEXED BY nodes_by_short WHERE short IS NOT NULL"
+    )
+    relations = [keys[number] for number in sorted(number for (number,) in named)]
     metadata = json.loads(meta.get("metadata", "{}"))
     metadata["selected"] = tuple(metadata.get("selected", ()))
     nodes = _Nodes(connection, ids, relations)
