@@ -15,6 +15,8 @@ from dbt_lineage.types import ColumnRef
 if t.TYPE_CHECKING:
     import networkx
 
+    from dbt_lineage.queries.impact import ImpactReport
+
 
 class Lineage:
     """The column lineage of one dbt project: look nodes and columns up by the names users
@@ -117,14 +119,7 @@ class Lineage:
         """
         from dbt_lineage.queries.upstream import upstream
 
-        report = upstream(
-            self._graph,
-            self._column_key(column),
-            depth=depth,
-            kinds=None if kinds is None else tuple(kinds),
-            include_indirect=include_indirect,
-        )
-        return LineageResult.of(report, self._graph)
+        return self._walk(upstream, column, depth, kinds, include_indirect)
 
     def downstream(
         self,
@@ -142,14 +137,7 @@ class Lineage:
         """
         from dbt_lineage.queries.downstream import downstream
 
-        report = downstream(
-            self._graph,
-            self._column_key(column),
-            depth=depth,
-            kinds=None if kinds is None else tuple(kinds),
-            include_indirect=include_indirect,
-        )
-        return LineageResult.of(report, self._graph)
+        return self._walk(downstream, column, depth, kinds, include_indirect)
 
     def impact(
         self,
@@ -238,6 +226,23 @@ class Lineage:
         from dbt_lineage.api.networkx_graph import networkx_graph
 
         return networkx_graph(self.graph)
+
+    def _walk(
+        self,
+        walk: t.Callable[..., ImpactReport],
+        column: str | ColumnRef,
+        depth: int | None,
+        kinds: t.Iterable[str] | None,
+        include_indirect: bool,
+    ) -> LineageResult:
+        report = walk(
+            self._graph,
+            self._column_key(column),
+            depth=depth,
+            kinds=None if kinds is None else tuple(kinds),
+            include_indirect=include_indirect,
+        )
+        return LineageResult.of(report, self._graph)
 
     def _find(self, name: str) -> str | ColumnRef:
         return find(self._graph, name, self.project_dir, self.target_dir)
