@@ -41,7 +41,7 @@ def load(path: str | Path, *, project_dir: str | Path | None = None) -> Lineage:
     if meta is not None:
         from dbt_lineage.graph.indexed_graph import indexed_graph
 
-        graph = indexed_graph(lineage_path)
+        graph = indexed_graph(lineage_path, meta=meta)
     from_index = graph is not None
     if graph is None:
         from dbt_lineage.graph.io import load_graph

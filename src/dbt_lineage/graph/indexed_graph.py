@@ -40,14 +40,17 @@ from dbt_lineage.types import ColumnRef, EdgeKind, Layer
 _Neighbours = dict[NodeKey, dict[int, dict[str, LineageEdge]]]
 
 
-def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
+def indexed_graph(
+    lineage_path: str | Path, *, meta: dict[str, str] | None = None
+) -> LineageGraph | None:
     """The graph of ``lineage_path`` from its index, or None when there is no index, it is
     stale (lineage.json changed since it was written), of another version, or unreadable.
+    ``meta`` is the index's ``index_meta``, when the caller has just read it.
 
     >>> indexed_graph("/nowhere/lineage.json") is None
     True
     """
-    meta = index_meta(lineage_path)
+    meta = meta if meta is not None else index_meta(lineage_path)
     if meta is None:
         return None
     location = index_file(lineage_path).path.resolve().as_uri()
@@ -65,16 +68,15 @@ def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
 def _open(connection: sqlite3.Connection, meta: dict[str, str]) -> LineageGraph:
     # Two scans of covering indexes (node ids; the rows with a name), never of the table,
     # whose rows hold every node's entry: opening costs what the ids weigh, not the graph.
-    keys = dict(
-        sorted(
-            connection.execute("SELECT id, node_id FROM nodes INDEXED BY sqlite_autoindex_nodes_1")
-        )
+    ids = dict(
+        connection.execute("SELECT node_id, id FROM nodes INDEXED BY sqlite_autoindex_nodes_1")
     )
-    ids = {node_id: number for number, node_id in keys.items()}
+    keys = dict(zip(ids.values(), ids.keys(), strict=True))
     named = connection.execute(
         "SELECT id FROM nodes INDEXED BY nodes_by_short WHERE short IS NOT NULL"
-    )
-    relations = [keys[number] for number in sorted(number for (number,) in named)]
+    ).fetchall()
+    named.sort()
+    relations = [keys[number] for (number,) in named]
     metadata = json.loads(meta.get("metadata", "{}"))
     metadata["selected"] = tuple(metadata.get("selected", ()))
     nodes = _Nodes(connection, ids, relations)
