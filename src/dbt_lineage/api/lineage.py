@@ -51,7 +51,7 @@ class Lineage:
         self.from_index = from_index
 
     def __repr__(self) -> str:
-        return f"Lineage({str(self.path)!r}, nodes={len(self._graph.nodes)})"
+        return f"Lineage({str(self.path)!r}, from_index={self.from_index})"
 
     @property
     def metadata(self) -> GraphMetadata:
