@@ -114,6 +114,14 @@ def test_a_build_that_reads_no_catalog(project: Path, tmp_path: Path) -> None:
     assert dbt_lineage.load(project).metadata.has_catalog
 
 
+def test_a_selected_build_updates_those_nodes_in_the_lineage(project: Path) -> None:
+    node_id = sorted(n for n in dbt_lineage.load(project).graph.nodes if n.startswith("model."))[0]
+    lineage = dbt_lineage.build(project, select=node_id.split(".")[-1], jobs=1)
+    assert node_id in lineage.metadata.selected
+    assert lineage.node(node_id).node_id == node_id
+    assert len(lineage.graph.nodes) == len(dbt_lineage.build(project, jobs=1).graph.nodes)
+
+
 def test_results_are_frozen_and_typed(project: Path, column: str) -> None:
     result = dbt_lineage.load(project).impact(column)
     assert isinstance(result, dbt_lineage.LineageResult)
