@@ -122,6 +122,15 @@ def test_a_selected_build_updates_those_nodes_in_the_lineage(project: Path) -> N
     assert len(lineage.graph.nodes) == len(dbt_lineage.build(project, jobs=1).graph.nodes)
 
 
+def test_a_lineage_loaded_in_one_thread_answers_in_another(project: Path, column: str) -> None:
+    import concurrent.futures
+
+    lineage = dbt_lineage.load(project)
+    expected = dbt_lineage.load(project).impact(column).to_dict()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(lambda: lineage.impact(column).to_dict()).result() == expected
+
+
 def test_results_are_frozen_and_typed(project: Path, column: str) -> None:
     result = dbt_lineage.load(project).impact(column)
     assert isinstance(result, dbt_lineage.LineageResult)

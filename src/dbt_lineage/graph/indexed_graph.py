@@ -57,7 +57,9 @@ def indexed_graph(
         return None
     location = index_file(lineage_path).path.resolve().as_uri()
     try:
-        connection = sqlite3.connect(f"{location}?mode=ro", uri=True)
+        # Read-only, and SQLite serialises each connection's calls (Python builds it so):
+        # a graph opened in one thread may be asked questions from another.
+        connection = sqlite3.connect(f"{location}?mode=ro", uri=True, check_same_thread=False)
     except sqlite3.Error:
         return None
     try:
