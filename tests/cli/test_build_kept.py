@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from dbt_lineage.api.build_inputs import unchanged
 from dbt_lineage.cli import main
-from dbt_lineage.cli.build_inputs import unchanged
 
 
 def _build(project: Path, *args: str) -> Result:

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from tests.queries.shop_graph import shop_graph
 
+from dbt_lineage.api.build_lineage import build_lineage
 from dbt_lineage.cli import main
-from dbt_lineage.cli.build_lineage import build_lineage
 from dbt_lineage.cli.impact import render
 from dbt_lineage.graph.index_file import index_file
 from dbt_lineage.graph.indexed_graph import indexed_graph

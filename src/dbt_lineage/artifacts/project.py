@@ -30,6 +30,7 @@ def load_project(
     target_path: str | Path | None = None,
     *,
     run_results: bool = False,
+    catalog: bool = True,
 ) -> ProjectArtifacts:
     """Load ``manifest.json`` (required), ``catalog.json`` (when present) and, when asked,
     ``run_results.json`` (when present).
@@ -38,6 +39,8 @@ def load_project(
         project_dir: the dbt project directory.
         target_path: where dbt wrote its artifacts; ``<project_dir>/target`` by default.
             A relative path is taken relative to ``project_dir``, as dbt does.
+        run_results: also load ``run_results.json``.
+        catalog: load ``catalog.json`` (False: resolve from the manifest alone).
 
     Raises:
         ArtifactError: the manifest is missing or unreadable, or an artifact that exists
@@ -62,10 +65,10 @@ def load_project(
     manifest = load_manifest(manifest_path)
     release_memory()  # the parser's buffers for a large manifest
     catalog_path = target / "catalog.json"
-    catalog = load_catalog(catalog_path) if catalog_path.is_file() else None
+    found = load_catalog(catalog_path) if catalog and catalog_path.is_file() else None
     warnings: tuple[str, ...] = ()
-    if catalog is not None:
-        catalog, warnings = consistency(manifest, catalog)
+    if found is not None:
+        found, warnings = consistency(manifest, found)
     results_path = target / "run_results.json"
     results = load_run_results(results_path) if run_results and results_path.is_file() else None
-    return ProjectArtifacts(target, manifest, catalog, results, warnings)
+    return ProjectArtifacts(target, manifest, found, results, warnings)

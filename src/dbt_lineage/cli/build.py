@@ -1,22 +1,19 @@
 """``dbt-lineage build``: resolve the project's column lineage and write lineage.json.
 
-The resolution itself is ``build_lineage`` (imported when a build has work to do: a build
-whose inputs have not changed starts and answers without loading the resolver).
+The build itself is ``api.build_project`` (shared with ``dbt_lineage.build``); it imports
+the resolver only when a build has work to do: a build whose inputs have not changed starts
+and answers without loading it.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 import typing as t
-from pathlib import Path
 
 import click
 
+from dbt_lineage.api.build_project import build_project
 from dbt_lineage.cli import options
-from dbt_lineage.cli.build_inputs import build_inputs, dumps, seed_files, unchanged
-from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
 
@@ -61,85 +58,27 @@ def build(
     output: str | None,
 ) -> None:
     """Resolve column lineage from target/manifest.json (and catalog.json) into lineage.json."""
-    started = time.perf_counter()
-    lineage_path = Path(output) if output else _target(project_dir, target_path) / "lineage.json"
-    inputs = None
-    if not select:
-        target = _target(project_dir, target_path)
-        inputs = build_inputs(
-            target, jobs=jobs, node_timeout=node_timeout or None, manifest=not no_cache
-        )
-        if not no_cache and _keep(lineage_path, inputs, Path(project_dir), started, strict):
-            return
-    from dbt_lineage.cli.build_lineage import build_lineage
-    from dbt_lineage.outputs.build_summary import build_summary
-    from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
-
     with _progress() as progress:
-        built = build_lineage(
+        built = build_project(
             project_dir,
             target_path,
             select=select,
             no_cache=no_cache,
             jobs=jobs,
-            node_timeout=node_timeout or None,
+            node_timeout=node_timeout,
             output=output,
             progress=progress,
         )
     if (ctx.find_root().obj or {}).get("debug"):
-        for node_id, text in built.lineage.tracebacks.items():
+        for node_id, text in built.tracebacks.items():
             click.echo(f"Traceback of the internal error in {node_id}:\n{text}", err=True)
-    graph = built.graph
-    report = coverage(graph)
-    summary = build_summary(
-        graph,
-        path=built.path,
-        seconds=built.seconds,
-        resolved=built.lineage.resolved_count,
-        cached=built.lineage.cached_count,
-        report=report,
-        warnings=[*built.warnings, *built.lineage.warnings],
-    )
-    click.echo(summary)
-    outcome = {
-        "summary": summary.rpartition("\n")[0],
-        "nodes": built.lineage.resolved_count + built.lineage.cached_count,
-        "sql_nodes": any(n.type in COUNTED_TYPES for n in graph.nodes.values()),
-        "columns": report.columns_total,
-        "resolved": report.columns_resolved,
-    }
-    if inputs is not None:
-        inputs["manifest"] = graph.metadata.manifest_checksum  # of the bytes this build read
-        inputs["seeds"] = seed_files(graph, Path(project_dir))
-        index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(outcome)})
-    _exit(outcome, strict)
+    click.echo(built.summary)
+    if built.kept is not None:
+        click.echo(built.kept)
+    _exit(built.counts, strict)
 
 
-def _keep(
-    lineage_path: Path, inputs: dict[str, t.Any], project_dir: Path, started: float, strict: bool
-) -> bool:
-    """Print the last build's summary and exit as it did, when lineage.json and its index
-    are what that build wrote and its inputs have not changed; False otherwise."""
-    meta = index_meta(lineage_path)
-    if meta is None or "inputs" not in meta or "outcome" not in meta:
-        return False
-    try:
-        recorded, outcome = json.loads(meta["inputs"]), json.loads(meta["outcome"])
-    except ValueError:
-        return False
-    if not unchanged(recorded, inputs, project_dir):
-        return False
-    seconds = time.perf_counter() - started
-    click.echo(outcome["summary"])
-    click.echo(
-        f"Kept {lineage_path}: manifest, catalog and dbt-lineage unchanged since it was written "
-        f"({seconds:.2f}s; 0 node(s) resolved, {outcome['nodes']} from cache)"
-    )
-    _exit(outcome, strict)
-    return True
-
-
-def _exit(outcome: dict[str, t.Any], strict: bool) -> None:
+def _exit(outcome: t.Mapping[str, t.Any], strict: bool) -> None:
     """Exit 2 when no column resolved, 1 under ``--strict`` when any is unresolved."""
     if outcome["sql_nodes"] and outcome["columns"] and not outcome["resolved"]:
         click.secho(
@@ -155,13 +94,9 @@ def _exit(outcome: dict[str, t.Any], strict: bool) -> None:
         sys.exit(1)
 
 
-def _target(project_dir: str, target_path: str | None) -> Path:
-    target = Path(target_path) if target_path is not None else Path("target")
-    return target if target.is_absolute() else Path(project_dir) / target
-
-
 class _progress:  # noqa: N801 - used as a context manager, reads like a function
-    """A progress bar on a terminal; nothing when output is piped."""
+    """A progress bar on a terminal, shown from the first node resolved (a kept build shows
+    none); nothing when output is piped."""
 
     def __init__(self) -> None:
         self.bar: t.Any = None
@@ -169,11 +104,12 @@ class _progress:  # noqa: N801 - used as a context manager, reads like a functio
     def __enter__(self) -> t.Callable[[int, int], None] | None:
         if not sys.stderr.isatty():
             return None
-        self.bar = click.progressbar(length=1, label="Resolving", file=sys.stderr)
-        self.bar.__enter__()
         return self._update
 
     def _update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=1, label="Resolving", file=sys.stderr)
+            self.bar.__enter__()
         self.bar.length = total
         self.bar.update(done - self.bar.pos)
 

@@ -1,33 +1,27 @@
 """``dbt-lineage classify``: which columns carry a class (pii...), from where, and whether it
 reaches an exposure unmasked; a CI gate; write inherited classes into the YAML.
 
-Also home to what ``docs`` and ``coverage`` share with it: where the target directory is,
-and classification with the project's own rules.
+Classification with the project's own rules is ``api.project_coverage.classify_project``,
+which ``coverage`` shares.
 """
 
 from __future__ import annotations
 
 import sys
-import typing as t
-from pathlib import Path
 
 import click
 
+from dbt_lineage.api.locate import load_lineage, target_dir
+from dbt_lineage.api.project_coverage import classify_project
 from dbt_lineage.artifacts.manifest import load_manifest
-from dbt_lineage.artifacts.project_vars import project_vars
-from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.cli import options
-from dbt_lineage.cli.impact import load_lineage
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.classify_json import classify_json
 from dbt_lineage.outputs.classify_text import classify_text
 from dbt_lineage.outputs.writeback_text import writeback_text
 from dbt_lineage.outputs.yaml_writeback import ColumnPatch
 from dbt_lineage.outputs.yaml_writeback import write_yaml as write_to_yaml
-from dbt_lineage.queries.classification import classification
 from dbt_lineage.queries.classification_report import OURS, CarriedClass, Classification
-from dbt_lineage.queries.classification_rules import classification_rules
-from dbt_lineage.queries.masking_macros import masking_macros
 from dbt_lineage.types import ColumnRef
 
 
@@ -106,17 +100,6 @@ def classify(
         sys.exit(1)
 
 
-def classify_project(
-    graph: LineageGraph, project_dir: str, target: Path, *, only: t.Sequence[str] = ()
-) -> Classification:
-    """Classification with the project's rules (its vars) and its masking macros."""
-    rules = classification_rules(project_vars(project_dir))
-    masked = {}
-    if rules.masking_macros:
-        masked = masking_macros(graph, raw_code(target / "manifest.json"), rules.masking_macros)
-    return classification(graph, rules, only=only, masked_columns=masked)
-
-
 def _class_patches(graph: LineageGraph, report: Classification) -> list[ColumnPatch]:
     """What ``--write-yaml`` writes: each inherited class list, with its nearest origin; and,
     to be reported, the resolved columns that no longer carry a class we wrote."""
@@ -136,10 +119,3 @@ def _class_patches(graph: LineageGraph, report: Classification) -> list[ColumnPa
         if stale and column.resolved and column.key not in inherited:
             patches.append(ColumnPatch(column.key, ()))
     return patches
-
-
-def target_dir(project_dir: str, target_path: str | None) -> Path:
-    """Where dbt wrote its artifacts: ``--target-path`` (relative to the project), else
-    ``<project-dir>/target``."""
-    target = Path(target_path) if target_path else Path("target")
-    return target if target.is_absolute() else Path(project_dir) / target

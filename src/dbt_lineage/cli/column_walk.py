@@ -6,8 +6,9 @@ import typing as t
 
 import click
 
+from dbt_lineage.api.locate import column_target, load_lineage
 from dbt_lineage.cli import options
-from dbt_lineage.cli.impact import column_target, depth, load_lineage, render
+from dbt_lineage.cli.impact import depth, render
 from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
 
 

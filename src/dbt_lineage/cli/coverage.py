@@ -7,17 +7,13 @@ import sys
 
 import click
 
-from dbt_lineage.artifacts.column_tests import column_tests
-from dbt_lineage.artifacts.manifest import Manifest, load_manifest
+from dbt_lineage.api.locate import load_lineage, target_dir
+from dbt_lineage.api.project_coverage import project_coverage
 from dbt_lineage.cli import options
-from dbt_lineage.cli.classify import classify_project, target_dir
-from dbt_lineage.cli.impact import load_lineage
 from dbt_lineage.outputs.coverage_json import coverage_json
 from dbt_lineage.outputs.coverage_markdown import coverage_markdown
 from dbt_lineage.outputs.coverage_text import coverage_text
 from dbt_lineage.queries.coverage import GROUPINGS
-from dbt_lineage.queries.coverage import coverage as coverage_of
-from dbt_lineage.queries.edge_index import edge_index
 
 _PERCENT = click.FloatRange(0, 100)
 
@@ -79,29 +75,18 @@ def coverage(
 ) -> None:
     """Per group of relations: columns resolved, documented (own or inherited), tested,
     classified, reaching an exposure; orphan columns; models no exposure uses."""
-    graph = load_lineage(project_dir, target_path, lineage_file)
-    target = target_dir(project_dir, target_path)
-    manifest = load_manifest(target / "manifest.json")
-    index = edge_index(graph)
-    classified = {item.ref for item in classify_project(graph, project_dir, target).columns}
-    report = coverage_of(
-        graph,
-        by=by,
-        tests=column_tests(manifest),
-        classified=classified,
-        owners=_group_owners(manifest),
-        index=index,
-    )
-    thresholds = report.check({"resolved": min_resolved, "documented": min_documented})
     if fail_on_break and base is None:
         raise click.UsageError("--fail-on-break needs --base")
-    breaks = None
-    if base is not None:
-        from dbt_lineage.cli.base_breaks import base_breaks
-
-        breaks = base_breaks(
-            base, graph, manifest, project_dir=project_dir, target=target, index=index
-        )
+    graph = load_lineage(project_dir, target_path, lineage_file)
+    report, thresholds, breaks = project_coverage(
+        graph,
+        project_dir=project_dir,
+        target=target_dir(project_dir, target_path),
+        by=by,
+        min_resolved=min_resolved,
+        min_documented=min_documented,
+        base=base,
+    )
     render = {"json": coverage_json, "markdown": coverage_markdown}.get(
         output_format, coverage_text
     )
@@ -117,17 +102,3 @@ def coverage(
         click.secho(f"Error: {message}", fg="red", err=True)
     if failed:
         sys.exit(1)
-
-
-def _group_owners(manifest: Manifest) -> dict[str, str]:
-    """Each node's owner through its dbt group (``groups:`` with ``owner:``)."""
-    owners = {}
-    for group in manifest.groups.values():
-        owner = group.owner.name or group.owner.email
-        if owner:
-            owners[group.name] = owner
-    return {
-        node_id: owners[node.group]
-        for node_id, node in manifest.relation_nodes().items()
-        if node.group in owners
-    }

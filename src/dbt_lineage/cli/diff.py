@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import click
 
-from dbt_lineage.artifacts.names import resolve_name
+from dbt_lineage.api.compare_sides import compare_sides
+from dbt_lineage.api.side_lineage import Side
 from dbt_lineage.cli import options
-from dbt_lineage.cli.side_lineage import Side, side_lineage
-from dbt_lineage.errors import DbtLineageError, SelectionError
 from dbt_lineage.files import write_file
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
-from dbt_lineage.queries.diff import diff as diff_of
-from dbt_lineage.queries.diff_side import diff_side
-from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 
 FORMATS = ("text", "json", "markdown", "html")
 
@@ -70,34 +65,21 @@ def diff(
 ) -> None:
     """Compare the artifacts of the base branch and of a pull request at column precision:
     what changed, what it impacts down to exposures, what it breaks, and a verdict."""
-    head_dir = Path(head)
-    if not head_dir.is_dir():
-        raise DbtLineageError(
-            "--head: not a directory: give the pull request's dbt target directory",
-            path=head_dir,
-        )
-    cache = LineageCache(head_dir / CACHE_FILE, read=not no_cache)
     with fewer_collections():
-        before = side_lineage(
-            base, option="--base", project_dir=project_dir, cache=cache, jobs=jobs
+        compared = compare_sides(
+            base, head, project_dir=project_dir, select=select, no_cache=no_cache, jobs=jobs
         )
-        after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
-        for option, side in (("--base", before), ("--head", after)):
+        for option, side in (("--base", compared.before), ("--head", compared.after)):
             if side.built:
                 click.echo(
                     f"Lineage of {option} built: {side.resolved} node(s) resolved, "
                     f"{side.cached} from cache",
                     err=True,
                 )
-        only = _selected(select, before, after) if select else None
-        document = diff_of(
-            diff_side(before.graph, before.manifest),
-            diff_side(after.graph, after.manifest),
-            only=only,
-        )
-        text = _render(document, output_format, before, after)
+        document = compared.document
+        text = _render(document, output_format, compared.before, compared.after)
     if output_format == "html" and output is None:
-        output = str(head_dir / "lineage-diff.html")
+        output = str(Path(head) / "lineage-diff.html")
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:
@@ -127,22 +109,3 @@ def _render(document: dict, output_format: str, before: Side, after: Side) -> st
     from dbt_lineage.outputs.diff_text import diff_text
 
     return diff_text(document)
-
-
-def _selected(select: tuple[str, ...], before: Side, after: Side) -> set[str]:
-    """Node ids the names name, on either side (a removed node is named on the base)."""
-    names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
-    found: set[str] = set()
-    for name in names:
-        error: SelectionError | None = None
-        for side in (after, before):
-            candidates = [node.named for node in side.manifest.relation_nodes().values()]
-            try:
-                found.add(resolve_name(name.strip("+"), candidates))
-                break
-            except SelectionError as missing:
-                error = error or missing
-        else:
-            assert error is not None
-            raise error
-    return found

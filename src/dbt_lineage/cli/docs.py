@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import click
 
+from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import options
-from dbt_lineage.cli.classify import target_dir
-from dbt_lineage.cli.impact import load_lineage
 from dbt_lineage.outputs.docs_json import docs_json
 from dbt_lineage.outputs.docs_text import docs_text
 from dbt_lineage.outputs.writeback_text import writeback_text

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.api.build_lineage import build_lineage
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
 from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
-from dbt_lineage.cli.build_lineage import build_lineage
 from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.graph.io import load_graph

@@ -1,8 +1,10 @@
 """A ``LineageGraph`` read from the query index beside ``lineage.json``, row by row as walked.
 
-Only node ids are read when the graph opens; a relation or exposure, its columns, and the
-edges into and out of a relation and its columns, are read from the index the first time a
-query asks for them, and kept; a bare name is matched through the index's key on names.
+Nothing but the index's meta is read when the graph opens; whether a key is a node, a
+relation or exposure, its columns, and the edges into and out of a relation and its
+columns, are read from the index the first time a query asks for them, and kept; a bare
+name is matched through the index's key on names. Only a query that lists every node (as
+``len(graph.nodes)`` does) reads every node id.
 Queries see the same graph as one loaded from ``lineage.json``: ``graph.nodes``,
 ``graph.columns`` and the adjacency of ``graph.digraph()`` (``succ`` and ``pred``, neighbours
 in the order lineage.json lists the edges) answer as the loaded graph's do, so ``impact``,
@@ -40,19 +42,24 @@ from dbt_lineage.types import ColumnRef, EdgeKind, Layer
 _Neighbours = dict[NodeKey, dict[int, dict[str, LineageEdge]]]
 
 
-def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
+def indexed_graph(
+    lineage_path: str | Path, *, meta: dict[str, str] | None = None
+) -> LineageGraph | None:
     """The graph of ``lineage_path`` from its index, or None when there is no index, it is
     stale (lineage.json changed since it was written), of another version, or unreadable.
+    ``meta`` is the index's ``index_meta``, when the caller has just read it.
 
     >>> indexed_graph("/nowhere/lineage.json") is None
     True
     """
-    meta = index_meta(lineage_path)
+    meta = meta if meta is not None else index_meta(lineage_path)
     if meta is None:
         return None
     location = index_file(lineage_path).path.resolve().as_uri()
     try:
-        connection = sqlite3.connect(f"{location}?mode=ro", uri=True)
+        # Read-only, and SQLite serialises each connection's calls (Python builds it so):
+        # a graph opened in one thread may be asked questions from another.
+        connection = sqlite3.connect(f"{location}?mode=ro", uri=True, check_same_thread=False)
     except sqlite3.Error:
         return None
     try:
@@ -63,25 +70,15 @@ def indexed_graph(lineage_path: str | Path) -> LineageGraph | None:
 
 
 def _open(connection: sqlite3.Connection, meta: dict[str, str]) -> LineageGraph:
-    keys: dict[int, str] = {}
-    ids: dict[str, int] = {}
-    relations: list[str] = []
-    for number, node_id, is_node in connection.execute(
-        "SELECT id, node_id, short IS NOT NULL FROM nodes ORDER BY id"
-    ):
-        keys[number] = node_id
-        ids[node_id] = number
-        if is_node:
-            relations.append(node_id)
     metadata = json.loads(meta.get("metadata", "{}"))
     metadata["selected"] = tuple(metadata.get("selected", ()))
-    nodes = _Nodes(connection, ids, relations)
+    nodes = _Nodes(connection)
     graph = IndexedGraph(
         metadata=GraphMetadata(**metadata),
         nodes=t.cast(t.Any, nodes),
         columns=t.cast(t.Any, _Columns(nodes)),
     )
-    graph._index = _Adjacency(connection, keys, ids)
+    graph._index = _Adjacency(connection, nodes)
     return graph
 
 
@@ -105,21 +102,34 @@ class IndexedGraph(LineageGraph):
 class _Nodes(t.Mapping[str, LineageNode]):
     """Relations and exposures by id, each read when first asked for."""
 
-    def __init__(
-        self, connection: sqlite3.Connection, ids: dict[str, int], relations: list[str]
-    ) -> None:
+    def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
-        self._ids = ids
-        self._order = relations
-        self._known = set(relations)
+        self._keys: dict[str, tuple[int, bool] | None] = {}
+        """Each key asked about: its number in the index, and whether it is a node (a key
+        only an edge names is not); None: not in the index."""
+        self._order: list[str] | None = None
         self._read: dict[str, LineageNode] = {}
         self._entries: dict[str, dict[str, t.Any]] = {}
+
+    def number(self, key: str) -> int | None:
+        """The index's number of ``key`` (a node, or a key only an edge names)."""
+        found = self._key(key)
+        return found[0] if found is not None else None
+
+    def _key(self, key: str) -> tuple[int, bool] | None:
+        if key in self._keys:
+            return self._keys[key]
+        row = self._connection.execute(
+            "SELECT id, short IS NOT NULL FROM nodes WHERE node_id = ?", (key,)
+        ).fetchone()
+        found = self._keys[key] = (row[0], bool(row[1])) if row is not None else None
+        return found
 
     def __getitem__(self, node_id: str) -> LineageNode:
         found = self._read.get(node_id)
         if found is not None:
             return found
-        if node_id not in self._known:
+        if node_id not in self:
             raise KeyError(node_id)
         found = self._read[node_id] = _node(node_id, self.entry(node_id))
         return found
@@ -129,27 +139,48 @@ class _Nodes(t.Mapping[str, LineageNode]):
         found = self._entries.get(node_id)
         if found is None:
             (text,) = self._connection.execute(
-                "SELECT entry FROM nodes WHERE id = ?", (self._ids[node_id],)
+                "SELECT entry FROM nodes WHERE id = ?", (self.number(node_id),)
             ).fetchone()
             found = self._entries[node_id] = json.loads(text)
         return found
 
     def __contains__(self, node_id: object) -> bool:
-        return node_id in self._known
+        if not isinstance(node_id, str):
+            return False
+        found = self._key(node_id)
+        return found is not None and found[1]
 
     def __iter__(self) -> t.Iterator[str]:
-        return iter(self._order)
+        return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._order)
+        return len(self._all())
+
+    def _all(self) -> list[str]:
+        """Every node id in lineage.json's order, read once from two covering indexes
+        (never from the table, whose rows hold every node's entry)."""
+        if self._order is None:
+            ids = dict(
+                self._connection.execute(
+                    "SELECT id, node_id FROM nodes INDEXED BY sqlite_autoindex_nodes_1"
+                )
+            )
+            named = self._connection.execute(
+                "SELECT id FROM nodes INDEXED BY nodes_by_short WHERE short IS NOT NULL"
+            ).fetchall()
+            named.sort()
+            self._order = [ids[number] for (number,) in named]
+            self._keys.update((ids[number], (number, True)) for (number,) in named)
+        return self._order
 
     def named(self, names: t.Collection[str]) -> list[LineageNode]:
         wanted = sorted(set(names))
         marks = ", ".join("?" for _ in wanted)
         found = self._connection.execute(
-            f"SELECT node_id FROM nodes WHERE short IN ({marks}) ORDER BY id", wanted
-        )
-        return [self[node_id] for (node_id,) in found.fetchall()]
+            f"SELECT node_id, id FROM nodes WHERE short IN ({marks}) ORDER BY id", wanted
+        ).fetchall()
+        self._keys.update((node_id, (number, True)) for node_id, number in found)
+        return [self[node_id] for node_id, _ in found]
 
 
 class _Columns(t.Mapping[str, dict[str, ColumnNode]]):
@@ -182,11 +213,9 @@ class _Columns(t.Mapping[str, dict[str, ColumnNode]]):
 class _Adjacency:
     """``succ`` and ``pred`` over the index's edges."""
 
-    def __init__(
-        self, connection: sqlite3.Connection, keys: dict[int, str], ids: dict[str, int]
-    ) -> None:
-        self.succ = _Neighbourhood(connection, keys, ids, outgoing=True)
-        self.pred = _Neighbourhood(connection, keys, ids, outgoing=False)
+    def __init__(self, connection: sqlite3.Connection, nodes: _Nodes) -> None:
+        self.succ = _Neighbourhood(connection, nodes, outgoing=True)
+        self.pred = _Neighbourhood(connection, nodes, outgoing=False)
 
 
 class _Neighbourhood:
@@ -194,25 +223,19 @@ class _Neighbourhood:
     end, in lineage.json's order. A node's edges, and those of all its columns, are read
     together the first time one of them is asked for."""
 
-    def __init__(
-        self,
-        connection: sqlite3.Connection,
-        keys: dict[int, str],
-        ids: dict[str, int],
-        *,
-        outgoing: bool,
-    ) -> None:
+    def __init__(self, connection: sqlite3.Connection, nodes: _Nodes, *, outgoing: bool) -> None:
         self._connection = connection
-        self._keys = keys
-        self._ids = ids
+        self._nodes = nodes
         self._outgoing = outgoing
-        near = "source" if outgoing else "target"
+        near, other = ("source", "target") if outgoing else ("target", "source")
         self._sql = (
-            "SELECT source, source_column, target, target_column, type, kind, expression "
-            f"FROM edges WHERE {near} = ? ORDER BY rowid"
+            "SELECT e.source_column, e.target_column, o.node_id, e.type, e.kind, e.expression "
+            f"FROM edges e JOIN nodes o ON o.id = e.{other} WHERE e.{near} = ? ORDER BY e.rowid"
         )
         self._read: dict[NodeKey, _Neighbours] = {}
         self._nodes_read: set[str] = set()
+        self._names: dict[str, str] = {}
+        """One copy of each node id read from the edges."""
 
     def get(self, key: NodeKey, default: t.Any = None) -> t.Any:
         node_id = key.node_id if isinstance(key, ColumnRef) else key
@@ -231,21 +254,17 @@ class _Neighbourhood:
 
     def _read_node(self, node_id: str) -> None:
         self._nodes_read.add(node_id)
-        number = self._ids.get(node_id)
+        number = self._nodes.number(node_id)
         if number is None:
             return
-        keys, read, outgoing = self._keys, self._read, self._outgoing
-        for (
-            source,
-            source_column,
-            target,
-            target_column,
-            type_,
-            kind,
-            expression,
-        ) in self._connection.execute(self._sql, (number,)):
-            start = _key(keys[source], source_column)
-            end = _key(keys[target], target_column)
+        read, outgoing, names = self._read, self._outgoing, self._names
+        rows = self._connection.execute(self._sql, (number,))
+        for source_column, target_column, other_id, type_, kind, expression in rows:
+            other_id = names.setdefault(other_id, other_id)
+            if outgoing:
+                start, end = _key(node_id, source_column), _key(other_id, target_column)
+            else:
+                start, end = _key(other_id, source_column), _key(node_id, target_column)
             edge = LineageEdge(start, end, _EDGE_TYPES[type_], _EDGE_KINDS.get(kind), expression)
             near, other = (start, end) if outgoing else (end, start)
             parallel = read.setdefault(near, {}).setdefault(other, {})

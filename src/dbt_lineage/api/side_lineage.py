@@ -13,8 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from dbt_lineage.api.build_lineage import build_lineage
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
-from dbt_lineage.cli.build_lineage import build_lineage
 from dbt_lineage.errors import ArtifactError, DbtLineageError
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph

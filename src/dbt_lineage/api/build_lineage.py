@@ -1,5 +1,6 @@
-"""The whole job of ``dbt-lineage build`` without the printing, for the commands that need
-a fresh lineage.json first (``report``, ``diff``)."""
+"""Resolve a project's lineage and write lineage.json and its index: the work of
+``dbt-lineage build`` (see ``build_project``, which adds keeping an unchanged build), for
+the commands that need a fresh lineage.json first (``report``, ``diff``)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def build_lineage(
     output: str | Path | None = None,
     progress: t.Callable[[int, int], None] | None = None,
     cache: LineageCache | None = None,
+    catalog: bool = True,
 ) -> Built:
     """Resolve the project's lineage and write it.
 
@@ -54,14 +56,15 @@ def build_lineage(
     ``lineage.json``, leaving every other node as the last build left it; with ``output``
     it writes only what it resolved there. The cache forgets stale entries only on full
     builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
-    between its two sides, so the second costs only what differs.
+    between its two sides, so the second costs only what differs. Without ``catalog``,
+    catalog.json is not read (columns come from the manifest and the SQL alone).
 
     Raises:
         DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
     """
     started = time.perf_counter()
     with collections_paused():
-        artifacts = load_project(project_dir, target_path)
+        artifacts = load_project(project_dir, target_path, catalog=catalog)
         relations = artifacts.manifest.relation_nodes()
         selected = _selected(select, relations) if select else None
         lineage = resolve_project(

@@ -24,18 +24,24 @@ _CHUNK = 1 << 20
 
 
 def build_inputs(
-    target: Path, *, jobs: int | None, node_timeout: float | None, manifest: bool = True
+    target: Path,
+    *,
+    jobs: int | None,
+    node_timeout: float | None,
+    manifest: bool = True,
+    catalog: bool = True,
 ) -> dict[str, t.Any]:
     """The inputs a build in ``target`` reads now, less the seeds (see ``seed_files``).
 
     Without ``manifest``, the manifest's digest is None: for a build that is not compared
     with the last one, and records the sha256 of the manifest it loads instead (the same
-    digest, which loading computes anyway: GitLab's 54 MB cost 0.05 s to hash).
+    digest, which loading computes anyway: GitLab's 54 MB cost 0.05 s to hash). Without
+    ``catalog`` (a build that does not read it), the catalog's digest is None.
     """
     return {
         "code": _code(),
-        "manifest": _digest(target / "manifest.json") if manifest else None,
-        "catalog": _digest(target / "catalog.json"),
+        "manifest": file_digest(target / "manifest.json") if manifest else None,
+        "catalog": file_digest(target / "catalog.json") if catalog else None,
         "options": [jobs, node_timeout],
     }
 
@@ -70,7 +76,8 @@ def _status(path: Path) -> list[int | None]:
     return [status.st_size, status.st_mtime_ns]
 
 
-def _digest(path: Path) -> str | None:
+def file_digest(path: Path) -> str | None:
+    """The sha256 of the file at ``path`` (hex), None when there is none."""
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as stream:

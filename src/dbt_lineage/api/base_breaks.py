@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dbt_lineage.api.side_lineage import side_lineage
 from dbt_lineage.artifacts.manifest import Manifest
-from dbt_lineage.cli.side_lineage import side_lineage
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.diff_side import diff_side
 from dbt_lineage.queries.edge_index import EdgeIndex

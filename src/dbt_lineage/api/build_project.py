@@ -1,0 +1,143 @@
+"""The whole of ``dbt-lineage build`` but the printing: keep the last lineage.json when its
+inputs have not changed, else resolve and write it, and record in its index what it was
+built from and what the build found. The CLI prints the outcome; ``dbt_lineage.build``
+returns the lineage."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+import typing as t
+from pathlib import Path
+
+from dbt_lineage.api.build_inputs import build_inputs, dumps, seed_files, unchanged
+from dbt_lineage.api.locate import target_dir
+from dbt_lineage.graph.index_meta import index_meta
+from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
+
+if t.TYPE_CHECKING:
+    from dbt_lineage.graph.model import LineageGraph
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildOutcome:
+    """What a build did.
+
+    Attributes:
+        path: the lineage.json written (or kept).
+        summary: the build's summary, as the CLI prints it.
+        counts: ``nodes`` resolved or from cache, whether the project has ``sql_nodes``,
+            ``columns`` of models, snapshots and seeds, and how many are ``resolved``.
+        graph: the graph written; None when the last build's was kept.
+        kept: the line saying the last build was kept (None when it was not).
+        tracebacks: the traceback of each node's internal error, by node id.
+    """
+
+    path: Path
+    summary: str
+    counts: t.Mapping[str, t.Any]
+    graph: LineageGraph | None = None
+    kept: str | None = None
+    tracebacks: t.Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+def build_project(
+    project_dir: str | Path,
+    target_path: str | Path | None = None,
+    *,
+    select: t.Sequence[str] = (),
+    no_cache: bool = False,
+    jobs: int | None = None,
+    node_timeout: float | None = DEFAULT_NODE_TIMEOUT,
+    output: str | Path | None = None,
+    catalog: bool = True,
+    progress: t.Callable[[int, int], None] | None = None,
+) -> BuildOutcome:
+    """Build the project's lineage as ``dbt-lineage build`` does (see ``build_lineage``).
+
+    A full build whose inputs (manifest, catalog, seeds' files, this package's code, the
+    options) are those the last build recorded keeps its lineage.json and says so, unless
+    ``no_cache``.
+
+    Raises:
+        DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
+    """
+    started = time.perf_counter()
+    target = target_dir(project_dir, target_path)
+    lineage_path = Path(output) if output else target / "lineage.json"
+    inputs = None
+    if not select:
+        inputs = build_inputs(
+            target,
+            jobs=jobs,
+            node_timeout=node_timeout or None,
+            manifest=not no_cache,
+            catalog=catalog,
+        )
+        if not no_cache:
+            kept = _kept(lineage_path, inputs, Path(project_dir), started)
+            if kept is not None:
+                return kept
+    from dbt_lineage.api.build_lineage import build_lineage
+    from dbt_lineage.outputs.build_summary import build_summary
+    from dbt_lineage.queries.coverage import COUNTED_TYPES, coverage
+
+    built = build_lineage(
+        project_dir,
+        target_path,
+        select=select,
+        no_cache=no_cache,
+        jobs=jobs,
+        node_timeout=node_timeout or None,
+        output=output,
+        progress=progress,
+        catalog=catalog,
+    )
+    graph = built.graph
+    report = coverage(graph)
+    summary = build_summary(
+        graph,
+        path=built.path,
+        seconds=built.seconds,
+        resolved=built.lineage.resolved_count,
+        cached=built.lineage.cached_count,
+        report=report,
+        warnings=[*built.warnings, *built.lineage.warnings],
+    )
+    counts = {
+        "summary": summary.rpartition("\n")[0],
+        "nodes": built.lineage.resolved_count + built.lineage.cached_count,
+        "sql_nodes": any(n.type in COUNTED_TYPES for n in graph.nodes.values()),
+        "columns": report.columns_total,
+        "resolved": report.columns_resolved,
+    }
+    if inputs is not None:
+        inputs["manifest"] = graph.metadata.manifest_checksum  # of the bytes this build read
+        inputs["seeds"] = seed_files(graph, Path(project_dir))
+        index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(counts)})
+    return BuildOutcome(
+        built.path, summary, counts, graph=graph, tracebacks=dict(built.lineage.tracebacks)
+    )
+
+
+def _kept(
+    lineage_path: Path, inputs: dict[str, t.Any], project_dir: Path, started: float
+) -> BuildOutcome | None:
+    """The last build's outcome, when lineage.json and its index are what that build wrote
+    and its inputs have not changed; None otherwise."""
+    meta = index_meta(lineage_path)
+    if meta is None or "inputs" not in meta or "outcome" not in meta:
+        return None
+    try:
+        recorded, counts = json.loads(meta["inputs"]), json.loads(meta["outcome"])
+    except ValueError:
+        return None
+    if not unchanged(recorded, inputs, project_dir):
+        return None
+    seconds = time.perf_counter() - started
+    kept = (
+        f"Kept {lineage_path}: manifest, catalog and dbt-lineage unchanged since it was written "
+        f"({seconds:.2f}s; 0 node(s) resolved, {counts['nodes']} from cache)"
+    )
+    return BuildOutcome(lineage_path, counts["summary"], counts, kept=kept)
