@@ -276,3 +276,14 @@ def test_zizmor_finds_nothing_in_the_action_and_workflows() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "No findings" in proc.stdout + proc.stderr
+
+
+def test_the_documented_fork_follow_up_is_the_templates() -> None:
+    page = (REPO / "docs" / "github-action.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", page, flags=re.DOTALL)
+    [documented] = [yaml.safe_load(b) for b in blocks if "workflow_run" in b]
+    template = yaml.safe_load(FORK_WORKFLOW.read_text())
+    for document in (documented, template):
+        for step in document["jobs"]["comment"]["steps"]:
+            step["uses"] = step["uses"].split("@")[0]
+    assert documented == template
