@@ -93,12 +93,14 @@ dbt_artifacts() {
     [ -f "$target/manifest.json" ] || { echo "Error: dbt wrote no manifest.json in $target" >&2; return 1; }
 }
 
-# Writes $1's output to $2 (and to the log); on failure records the log's tail in $3.
+# Runs $1 with its output shown and kept in $2; on failure records the output's tail in $3.
 recorded() {
-    local log="$2" failed="$3" status=0
+    local log="$2" failed="$3" status
     rm -f "$failed"
-    "$1" >"$log" 2>&1 || status=$?
-    cat "$log"
+    set +e
+    "$1" 2>&1 | tee "$log"
+    status="${PIPESTATUS[0]}"
+    set -e
     if [ "$status" != 0 ]; then
         tail -n 30 "$log" >"$failed"
     fi
@@ -168,6 +170,7 @@ failed_comment() {
 step_diff() {
     mkdir -p "$OUT"
     rm -f "$OUT/verdict"
+    [ -z "${GITHUB_OUTPUT:-}" ] || echo "comment-file=$OUT/comment.md" >>"$GITHUB_OUTPUT"
     [ -z "${LINEAGE_PR_NUMBER:-}" ] || echo "$LINEAGE_PR_NUMBER" >"$OUT/pr-number"
     if [ -f "$OUT/head.failed" ]; then
         failed_comment head "this pull request" "dbt could not compile this pull request, so there is no diff." \
@@ -200,7 +203,10 @@ step_diff() {
     cat "$OUT/diff.err" >&2
     if [ "$status" = 0 ]; then
         jq -r .verdict "$OUT/diff.json" >"$OUT/verdict"
-        [ -z "${GITHUB_OUTPUT:-}" ] || echo "verdict=$(cat "$OUT/verdict")" >>"$GITHUB_OUTPUT"
+        [ -z "${GITHUB_OUTPUT:-}" ] || {
+            echo "verdict=$(cat "$OUT/verdict")"
+            echo "report-file=$OUT/diff.html"
+        } >>"$GITHUB_OUTPUT"
     fi
     return "$status"
 }

@@ -158,7 +158,10 @@ def test_diff_writes_a_comment_that_blocks_on_the_dropped_column(action: Action)
     broken = {(b["node"], b["reference"]["column"]) for b in document["broken_references"]}
     assert ("model.shop.signups_by_country", "country_code") in broken
     assert ("model.shop.customers", "country_code") in broken
-    assert "verdict=block" in (action.runner_temp / "github_output").read_text()
+    outputs = (action.runner_temp / "github_output").read_text().splitlines()
+    assert "verdict=block" in outputs
+    assert f"report-file={action.out / 'diff.html'}" in outputs
+    assert f"comment-file={action.out / 'comment.md'}" in outputs
     assert (action.out / "pr-number").read_text().strip() == "42"
 
 
