@@ -133,6 +133,9 @@ step_base() {
     local status=0
     base_build() { dbt_artifacts "$src/$PROJECT_DIR" "$OUT/base"; }
     recorded base_build "$OUT/base.log" "$OUT/base.failed" || status=$?
+    if [ "$same" = true ] && [ -d "$project/dbt_packages" ] && [ ! -d "$here/dbt_packages" ]; then
+        cp -a "$project/dbt_packages" "$here/dbt_packages"  # the head needs no `dbt deps`
+    fi
     git -C "$ROOT" worktree remove --force "$src"
     if [ "$status" != 0 ]; then
         echo "::warning::the base commit $sha does not compile (dbt exit $status): no diff;" \

@@ -122,7 +122,7 @@ def test_project_code_cannot_read_the_token(action: Action) -> None:
                 assert FAKE_TOKEN.encode() not in path.read_bytes(), path
 
 
-def test_one_compile_per_side(action: Action) -> None:
+def test_one_compile_per_side_and_one_dbt_deps(action: Action) -> None:
     by_dir: dict[str, list[str]] = {}
     for directory, args in action.dbt_calls():
         by_dir.setdefault("base" if "base-src" in directory else "head", []).append(args)
@@ -130,6 +130,8 @@ def test_one_compile_per_side(action: Action) -> None:
         commands = [c.split(" --")[0] for c in calls if not c.startswith("deps")]
         assert commands == ["docs generate"], f"{side}: {calls}"
     assert sorted(by_dir) == ["base", "head"]
+    deps = [side for side, calls in by_dir.items() for c in calls if c.startswith("deps")]
+    assert deps == ["base"], "the head reuses the base's dbt packages (the same ones)"
 
 
 def test_base_and_head_are_the_two_commits_artifacts(action: Action) -> None:
