@@ -73,8 +73,10 @@ def test_the_mermaid_graph_is_capped_and_marked_partial() -> None:
     document, graph = _huge(800)
     text, cut = diff_mermaid(document, [graph])
     assert cut
-    assert sum(text.count(f":::{kind}") for kind in ("changed", "impacted", "exposure")) == 60
-    assert "_60 of 800 nodes drawn; 740 summarised as +N more._" in text
+    assert (
+        sum(text.count(f":::{kind}") for kind in ("changed", "impacted", "exposure", "more")) <= 60
+    )
+    assert re.search(r"_\d\d of 800 nodes drawn; \d+ summarised as \+N more\._", text)
 
 
 def test_a_small_change_is_whole() -> None:
@@ -210,10 +212,10 @@ def test_the_graph_draws_impact_paths_and_summarises_past_sixty_nodes() -> None:
     text, cut = diff_mermaid(document, [graph])
     assert cut
     drawn = re.findall(r"^  n\d+\[|^  n\d+\(\[", text, flags=re.MULTILINE)
-    assert len(drawn) == 60
     more = [int(n) for n in re.findall(r'\["\+(\d+) more"\]', text)]
+    assert 50 <= len(drawn) + len(more) <= 60
     assert len(drawn) + sum(more) == 502
-    assert "_60 of 502 nodes drawn; 442 summarised as +N more._" in text
+    assert f"_{len(drawn)} of 502 nodes drawn; {sum(more)} summarised as +N more._" in text
     assert '(["exposure.shop.board"]):::exposure' in text
     ids = dict(re.findall(r'^  (n\d+)\["([\w.]+)', text, flags=re.MULTILINE))
     chain = [name for name in ids.values() if name.startswith("m") and int(name[1:]) % 10 == 9]

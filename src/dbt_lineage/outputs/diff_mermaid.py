@@ -33,7 +33,7 @@ def diff_mermaid(
     Args:
         document: the diff document.
         graphs: the head graph, then the base graph (for removed nodes).
-        max_nodes: most nodes drawn.
+        max_nodes: most nodes drawn, the ``+N more`` ones included.
         max_chars: most characters of the block (None: no limit); '' when even the changed
             nodes alone do not fit.
     """
@@ -41,9 +41,14 @@ def diff_mermaid(
     limit = max(max_nodes, 1)
     while True:
         drawn = paths.chosen(limit)
-        text = _block(paths, drawn, graphs)
+        hidden = paths.hidden_under(set(drawn))
+        excess = len(drawn) + len(hidden) - max_nodes
+        if excess > 0 and limit > 1:  # the "+N more" nodes count too
+            limit = max(1, limit - max(1, excess // 2))
+            continue
+        text = _block(paths, drawn, hidden, graphs)
         if max_chars is None or len(text) <= max_chars:
-            return text, len(drawn) < len(paths.order)
+            return text, bool(hidden)
         if limit == 1:
             return "", True
         limit = max(1, limit * 3 // 4)
@@ -125,7 +130,12 @@ class _Paths:
         return counts
 
 
-def _block(paths: _Paths, drawn: list[str], graphs: t.Sequence[LineageGraph]) -> str:
+def _block(
+    paths: _Paths,
+    drawn: list[str],
+    hidden: dict[str | None, int],
+    graphs: t.Sequence[LineageGraph],
+) -> str:
     ids = {node_id: f"n{index}" for index, node_id in enumerate(drawn)}
     exposures = set(paths.exposures)
     lines = ["```mermaid", "graph LR"]
@@ -148,7 +158,6 @@ def _block(paths: _Paths, drawn: list[str], graphs: t.Sequence[LineageGraph]) ->
         else:
             sources = [paths.parent[node_id]] if paths.parent.get(node_id) in ids else []
         lines.extend(f"  {ids[source]} --> {ids[node_id]}" for source in sources)
-    hidden = paths.hidden_under(set(drawn))
     for index, (above, count) in enumerate(hidden.items()):
         lines.append(f'  more{index}["+{count} more"]:::more')
         if above is not None:
