@@ -292,3 +292,19 @@ def test_the_documented_fork_follow_up_is_the_templates() -> None:
         for step in document["jobs"]["comment"]["steps"]:
             step["uses"] = step["uses"].split("@")[0]
     assert documented == template
+
+
+def test_the_cache_keys_follow_the_actions_source_and_the_install_list(tmp_path: Path) -> None:
+    flow = Action(REPO, tmp_path, tmp_path, "0" * 40)
+    flow.ok("keys")
+    flow.ok("keys", inputs={"install": "dbt-core==1.11.16 dbt-postgres==1.10.0"})
+    first, second = [
+        dict(line.split("=", 1) for line in pair)
+        for pair in _pairs((tmp_path / "github_output").read_text().splitlines())
+    ]
+    assert first["source"] == second["source"] and len(first["source"]) == 16
+    assert first["pip"] != second["pip"], "another install list, another pip cache"
+
+
+def _pairs(lines: list[str]) -> list[list[str]]:
+    return [lines[i : i + 2] for i in range(0, len(lines), 2)]
