@@ -172,7 +172,7 @@ failed_comment() {
 # diff still leaves a comment that says why.
 step_diff() {
     mkdir -p "$OUT"
-    rm -f "$OUT/verdict"
+    rm -f "$OUT/verdict" "$OUT/diff.failed"
     [ -z "${GITHUB_OUTPUT:-}" ] || echo "comment-file=$OUT/comment.md" >>"$GITHUB_OUTPUT"
     [ -z "${LINEAGE_PR_NUMBER:-}" ] || echo "$LINEAGE_PR_NUMBER" >"$OUT/pr-number"
     if [ -f "$OUT/head.failed" ]; then
@@ -204,6 +204,8 @@ step_diff() {
         fi
     } >"$OUT/comment.md"
     cat "$OUT/diff.err" >&2
+    # without --fail-on, any exit but 0 is a failure of the tool, whatever its code
+    [ "$status" = 0 ] || echo "$status" >"$OUT/diff.failed"
     if [ "$status" = 0 ]; then
         jq -r .verdict "$OUT/diff.json" >"$OUT/verdict"
         [ -z "${GITHUB_OUTPUT:-}" ] || {
@@ -279,6 +281,11 @@ step_gate() {
     if [ -f "$OUT/base.failed" ]; then
         echo "::warning::the base does not compile: nothing to compare, the gate passes"
         return 0
+    fi
+    if [ -f "$OUT/diff.failed" ]; then
+        echo "::error::dbt-lineage failed (exit $(cat "$OUT/diff.failed")) in the diff step:" \
+            "the tool broke, this is no verdict"
+        return 2
     fi
     local base status=0 fail_on=()
     base="$(base_arg)"

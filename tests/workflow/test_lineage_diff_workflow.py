@@ -308,3 +308,16 @@ def test_the_cache_keys_follow_the_actions_source_and_the_install_list(tmp_path:
 
 def _pairs(lines: list[str]) -> list[list[str]]:
     return [lines[i : i + 2] for i in range(0, len(lines), 2)]
+
+
+def test_a_broken_tool_is_reported_as_broken_not_as_blocked(action: Action, tmp_path: Path) -> None:
+    flow = Action(action.repo, tmp_path / "runner", action.gh_dir, action.base_sha)
+    shutil.copytree(action.out / "base", flow.out / "base")
+    shutil.copytree(action.out / "head", flow.out / "head")
+    (flow.out / "head" / "manifest.json").write_text('{"metadata": ')
+    assert flow.step("diff").returncode != 0
+    assert "## dbt-lineage diff failed" in (flow.out / "comment.md").read_text()
+    gate = flow.step("gate")
+    assert gate.returncode == 2, gate.stdout + gate.stderr
+    assert "the tool broke, this is no verdict" in gate.stdout
+    assert "::error::blocked" not in gate.stdout
