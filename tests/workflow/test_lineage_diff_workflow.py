@@ -321,3 +321,21 @@ def test_a_broken_tool_is_reported_as_broken_not_as_blocked(action: Action, tmp_
     assert gate.returncode == 2, gate.stdout + gate.stderr
     assert "the tool broke, this is no verdict" in gate.stdout
     assert "::error::blocked" not in gate.stdout
+
+
+@pytest.mark.parametrize(
+    ("schema", "paths"),
+    [
+        ("vendor.github-actions", [ACTION, RELAY]),
+        ("vendor.github-workflows", [WORKFLOW, FORK_WORKFLOW]),
+    ],
+)
+def test_the_action_and_workflows_follow_githubs_schemas(schema: str, paths: list[Path]) -> None:
+    checker = Path(sys.executable).with_name("check-jsonschema")
+    proc = subprocess.run(
+        [str(checker), "--builtin-schema", schema, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
