@@ -231,3 +231,12 @@ def test_a_small_graph_is_whole_and_labels_are_escaped() -> None:
     text, cut = diff_mermaid(document, [graph])
     assert not cut and "more" not in text
     assert '["a#34;b#60;c#62;#96;d#124;e#35;f"]' in text
+
+
+def test_a_graph_that_does_not_fit_is_named_in_the_note() -> None:
+    document, graph = _chain_graph(30)
+    document.update(verdict="review", broken_references=[], unknown=[])
+    document["changes"][0]["reasons"] = ["x" * 1_200]
+    text = diff_markdown(document, graph=graph, budget=2_400)
+    assert "```mermaid" not in text
+    assert "left out 10 of 30 impacted models, the lineage graph." in text

@@ -187,7 +187,10 @@ def diff_markdown(
     )
     out.count("impacted columns", shown, len(columns))
     if out.left_out:
-        counts = ", ".join(f"{n} of {total} {what}" for what, (n, total) in out.left_out.items())
+        counts = ", ".join(
+            f"the {what}" if what == "lineage graph" else f"{n} of {total} {what}"
+            for what, (n, total) in out.left_out.items()
+        )
         out.parts.append(
             f"\n_Cut to fit a pull-request comment: left out {counts}. "
             f"Everything is in {html_name}._"
