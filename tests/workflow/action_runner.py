@@ -106,7 +106,7 @@ def template_repo(root: Path) -> Path:
 
 def commit(repo: Path, message: str) -> str:
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
     return git(repo, "rev-parse", "HEAD")
 
 
