@@ -54,6 +54,9 @@ GH_STAND_IN = textwrap.dedent(
     if method != "GET" and (state / "forbidden").exists():
         sys.stderr.write("gh: Resource not accessible by integration (HTTP 403)\\n")
         sys.exit(1)
+    if method != "GET" and (state / "unavailable").exists():
+        sys.stderr.write("gh: Server Error (HTTP 502)\\n")
+        sys.exit(1)
     if "/pulls/" in path:
         pull = json.loads((state / "pulls.json").read_text())[path.rsplit("/", 1)[1]]
         print(pull["head"]["sha"] if "--jq" in args else json.dumps(pull))
@@ -189,6 +192,28 @@ class Action:
         self.outputs.append(proc.stdout + proc.stderr)
         return proc
 
+    def job(
+        self, inputs: t.Mapping[str, str] | None = None, *, done: t.Collection[str] = ()
+    ) -> dict[str, str]:
+        """Runs the action's script steps in order as the runner would, each when its ``if``
+        holds; the steps in ``done`` and those that only set up (``uses:``, the install)
+        count as succeeded. Returns each step's outcome by id."""
+        inputs = {**action_inputs(), **(inputs or {})}
+        outcomes: dict[str, str] = {}
+        job_ok = True
+        for step in yaml.safe_load(ACTION.read_text())["runs"]["steps"]:
+            step_id = step.get("id", "")
+            if not _holds(step.get("if", "success()"), outcomes, inputs, job_ok):
+                outcomes[step_id] = "skipped"
+                continue
+            if step_id in done or step_id not in _steps(ACTION) or step_id == "keys":
+                outcomes[step_id] = "success"
+                continue
+            passed = self.step(step_id, inputs=inputs).returncode == 0
+            outcomes[step_id] = "success" if passed else "failure"
+            job_ok = job_ok and (passed or bool(step.get("continue-on-error")))
+        return outcomes
+
     def ok(self, step_id: str, **kwargs: t.Any) -> str:
         proc = self.step(step_id, **kwargs)
         assert proc.returncode == 0, f"step {step_id} failed:\n{proc.stdout}\n{proc.stderr}"
@@ -213,6 +238,19 @@ def gh_stand_in(gh_dir: Path, comments: list[dict]) -> None:
     (gh_dir / "gh").write_text(script)
     (gh_dir / "gh").chmod(0o755)
     (gh_dir / "comments.json").write_text(json.dumps(comments))
+
+
+def _holds(
+    condition: str, outcomes: t.Mapping[str, str], inputs: t.Mapping[str, str], job_ok: bool
+) -> bool:
+    """A step's ``if``, for the few forms the action uses; anything else fails the test."""
+    text = condition.strip().removeprefix("${{").removesuffix("}}").strip()
+    text = text.replace("!cancelled()", "True").replace("success()", repr(job_ok))
+    text = re.sub(r"steps\.(\w+)\.outcome", lambda m: repr(outcomes.get(m[1], "skipped")), text)
+    text = re.sub(r"inputs\.([\w-]+)", lambda m: repr(inputs[m[1]]), text)
+    text = text.replace("!=", "<>").replace("&&", " and ").replace("||", " or ")
+    text = text.replace("!", " not ").replace("<>", "!=")
+    return bool(eval(text, {"__builtins__": {}, "True": True, "False": False}))  # noqa: S307
 
 
 _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")

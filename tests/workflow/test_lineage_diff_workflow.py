@@ -341,3 +341,23 @@ def test_the_action_and_workflows_follow_githubs_schemas(schema: str, paths: lis
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_comment_that_fails_outright_never_skips_the_gate(action: Action) -> None:
+    """The job as the runner sequences it (each step's ``if``, ``continue-on-error``), with
+    GitHub's API down: the comment step fails, the gate still runs and blocks."""
+    gh_stand_in(action.gh_dir, SEEDED_COMMENTS)
+    (action.gh_dir / "unavailable").touch()
+    try:
+        outcomes = action.job(done={"base", "head"})
+    finally:
+        (action.gh_dir / "unavailable").unlink()
+    assert outcomes["diff"] == "success"
+    assert outcomes["comment"] == "failure"
+    assert outcomes["gate"] == "failure", "the gate ran and blocked"
+    assert "::error::blocked" in action.outputs[-1]
+    assert action.job({"fail-on": "", "comment": "false"}, done={"base", "head"}) == {
+        **outcomes,
+        "comment": "skipped",
+        "gate": "success",
+    }
