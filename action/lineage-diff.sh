@@ -162,10 +162,19 @@ step_head() {
     recorded head_build "$OUT/head.log" "$OUT/head.failed"
 }
 
+# Standard input as a Markdown code block, its fence longer than any run of backticks in it
+# and its terminal colour codes removed (dbt's log is coloured).
+fenced() {
+    local text fence='```'
+    text="$(sed 's/\x1b\[[0-9;]*m//g')"
+    while [[ "$text" == *"$fence"* ]]; do fence="$fence\`"; done
+    printf '%s\n%s\n%s' "$fence" "$text" "$fence"
+}
+
 # The comment when a side could not be compiled: $1 which side, $2 its name, $3 what it means.
 failed_comment() {
-    printf '%s\n## dbt-lineage diff: %s does not compile\n\n%s\n\n```\n%s\n```\n' \
-        "$MARKER" "$2" "$3" "$(cat "$OUT/$1.failed")"
+    printf '%s\n## dbt-lineage diff: %s does not compile\n\n%s\n\n%s\n' \
+        "$MARKER" "$2" "$3" "$(fenced <"$OUT/$1.failed")"
 }
 
 # The report in three formats: comment.md (with the marker), diff.html, diff.json. A failing
@@ -200,7 +209,7 @@ step_diff() {
                 || printf '\n\n---\nFull report: the `dbt-lineage-diff` artifact of [this run](%s).\n' \
                     "$LINEAGE_REPORT_URL"
         else
-            printf '## dbt-lineage diff failed\n\n```\n%s\n```\n' "$(tail -n 20 "$OUT/diff.err")"
+            printf '## dbt-lineage diff failed\n\n%s\n' "$(tail -n 20 "$OUT/diff.err" | fenced)"
         fi
     } >"$OUT/comment.md"
     cat "$OUT/diff.err" >&2

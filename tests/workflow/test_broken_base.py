@@ -44,6 +44,8 @@ def test_the_pull_request_that_fixes_a_broken_base_passes(
     body = (flow.out / "comment.md").read_text()
     assert body.startswith(MARKER + "\n## dbt-lineage diff: the base does not compile")
     assert "This pull request is not failed for it" in body and "no_such_model" in body
+    assert "\x1b[" not in body, "dbt's colour codes are removed"
+    assert body.count("```") == 2, "dbt's error in one code block"
     assert "Commented on pull request #42" in flow.ok("comment")
     gate = flow.step("gate")
     assert gate.returncode == 0, gate.stdout + gate.stderr
