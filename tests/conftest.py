@@ -23,6 +23,7 @@ LONGEST_FIRST = (
     "tests/cli/test_build.py",
     "tests/macros/test_dbt18.py",
     "tests/workflow/test_lineage_diff_workflow.py",
+    "tests/workflow/test_broken_base.py",
     "tests/cli/test_diff.py",
     "tests/cli/test_publish.py",
     "tests/macros/test_kill.py",

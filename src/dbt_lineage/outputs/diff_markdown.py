@@ -1,18 +1,24 @@
 """The ``dbt-lineage diff`` document as one pull-request comment in Markdown.
 
-The verdict first, then broken references and unknowns, the changes table, the impacted
-exposures and models, and the details in ``<details>`` folds: the Mermaid graph, impacted
-columns, and each change's reasons. The comment is filled in that order of priority within
-``BUDGET`` characters (GitHub takes 65,536); whatever does not fit is counted in a last
-line that points to the HTML report.
+The verdict first, then what a reviewer must read before any long list: broken references,
+unknowns, and each change with its reasons; then the impacted exposures and models (lists
+past ``FOLD`` items folded in ``<details>``), the Mermaid graph of the impact paths and the
+impacted columns. The comment is filled in that order within ``BUDGET`` characters (GitHub
+takes 65,536); a last line counts, section by section, what did not fit ("left out 40 of 60
+impacted models") and points to the HTML report.
+
+Names and free text come from the project (a quoted column may hold any character): in code
+spans the fence is longer than any run of backticks inside; in tables ``|`` is escaped; in
+text ``<`` and backticks are, so nothing a name holds becomes HTML or breaks the table.
 """
 
 from __future__ import annotations
 
+import re
 import typing as t
 
 from dbt_lineage.graph.model import LineageGraph
-from dbt_lineage.outputs.diff_mermaid import diff_mermaid
+from dbt_lineage.outputs.diff_mermaid import diff_mermaid, impacted_models
 from dbt_lineage.outputs.diff_text import VERDICT_TEXT
 
 BUDGET = 60_000
@@ -21,44 +27,65 @@ BUDGET = 60_000
 MARKER = "<!-- dbt-lineage diff -->"
 """The comment's first line: a workflow finds its earlier comment by it, to update it."""
 
+FOLD = 20
+"""Items of a list shown before the rest is folded in ``<details>``."""
+
 _ICONS = {"block": "⛔", "unknown": "❔", "review": "⚠️", "info": "✅"}
-_RESERVE = 400
+_RESERVE = 600
 """Characters kept for the closing note about what was left out."""
 
 
 class _Comment:
-    """Lines added while they fit the budget; what did not fit is counted by section."""
+    """Sections added while they fit the budget; rows that do not fit are counted."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget - _RESERVE
         self.parts: list[str] = []
         self.size = 0
-        self.left_out: dict[str, int] = {}
+        self.left_out: dict[str, tuple[int, int]] = {}
+        """Section title -> (rows left out, rows in all)."""
 
-    def fits(self, text: str) -> bool:
-        return self.size + len(text) + 1 <= self.budget
+    def room(self) -> int:
+        return self.budget - self.size
 
     def add(self, text: str) -> bool:
-        if not self.fits(text):
+        if len(text) + 1 > self.room():
             return False
         self.parts.append(text)
         self.size += len(text) + 1
         return True
 
-    def rows(self, title: str, head: str, rows: list[str], *, tail: str = "") -> None:
-        """A section of ``rows`` under ``head``, as many rows as fit (the rest counted)."""
+    def section(self, title: str, head: str, rows: list[str], *, fold_head: str = "") -> None:
+        """``rows`` under ``head``: the first ``FOLD`` shown, the others in a fold whose
+        opening is ``fold_head`` (a table repeats its header there); as many as fit."""
         if not rows:
             return
-        if not self.fits(head + tail) or not self.add(head):
-            self.left_out[title] = self.left_out.get(title, 0) + len(rows)
-            return
-        for index, row in enumerate(rows):
-            if not self.fits(row + tail):
-                self.left_out[title] = self.left_out.get(title, 0) + len(rows) - index
+        shown = self.rows(head, rows[:FOLD], "")
+        rest = rows[FOLD:]
+        if rest and shown == FOLD:
+            summary = f"\n<details><summary>{len(rest)} more {title}</summary>\n"
+            shown += self.rows(summary + fold_head, rest, "\n</details>")
+        self.count(title, shown, len(rows))
+
+    def count(self, title: str, shown: int, total: int) -> None:
+        if shown < total:
+            self.left_out[title] = (total - shown, total)
+
+    def rows(self, head: str, rows: list[str], tail: str) -> int:
+        """Adds ``head``, as many ``rows`` as fit with ``tail`` after them, and ``tail``;
+        returns how many rows it added."""
+        if not rows or len(head) + len(tail) + len(rows[0]) + 3 > self.room():
+            return 0
+        self.add(head)
+        count = 0
+        for row in rows:
+            if len(row) + len(tail) + 2 > self.room():
                 break
             self.add(row)
+            count += 1
         if tail:
             self.add(tail)
+        return count
 
 
 def diff_markdown(
@@ -90,7 +117,7 @@ def diff_markdown(
     broken = document.get("broken_references", [])
     unknown = document.get("unknown", [])
     exposures = impacted.get("exposures", [])
-    models = impacted.get("models", [])
+    models = impacted_models(document)
     columns = impacted.get("columns", [])
     out = _Comment(budget)
     out.add(MARKER)
@@ -100,69 +127,70 @@ def diff_markdown(
         f"{len(broken)} broken reference(s) · {len(models)} impacted model(s) · "
         f"{len(exposures)} impacted exposure(s) · {len(columns)} impacted column(s)\n"
     )
-    out.rows(
+    table = "| Node | Column | Reads | Why |\n|---|---|---|---|"
+    out.section(
         "broken references",
-        "### Broken references\n\n| Node | Column | Reads | Why |\n|---|---|---|---|",
+        f"### Broken references\n\n{table}",
         [
-            f"| {_name(b['node'], graphs)} | {_code(b.get('column'))} | "
-            f"{_code(_ref(b.get('reference')))} | {_cell(b.get('message', ''))} |"
+            f"| {_name(b['node'], graphs)} | {_code(b.get('column'), table=True)} | "
+            f"{_code(_ref(b.get('reference')), table=True)} | {_cell(b.get('message', ''))} |"
             for b in broken
         ],
-        tail="",
+        fold_head=f"\n{table}",
     )
-    out.rows(
+    out.section(
         "unknown nodes",
         "\n### Unknown\n",
-        [f"- {_name(u['node'], graphs)}: {_cell(u.get('reason', ''))}" for u in unknown],
+        [
+            f"- {_name(u['node'], graphs, table=False)}: {_text(u.get('reason', ''))}"
+            for u in unknown
+        ],
     )
-    out.rows(
+    table = "| Node | Change | Class | Columns | Why |\n|---|---|---|---|---|"
+    out.section(
         "changes",
-        "\n### Changes\n\n| Node | Change | Class | Columns |\n|---|---|---|---|",
+        f"\n### Changes\n\n{table}",
         [
             f"| {_name(c['node'], graphs)} | {c['change']} | **{c['class']}** | "
-            f"{_columns(c.get('columns', {}))} |"
+            f"{_columns(c.get('columns', {}))} | {_cell('; '.join(c.get('reasons', [])))} |"
             for c in changes
         ],
+        fold_head=f"\n{table}",
     )
     if not changes:
         out.add("\nNo change.")
-    out.rows(
+    table = "| Exposure | Type | Owner |\n|---|---|---|"
+    out.section(
         "impacted exposures",
-        "\n### Impacted exposures\n\n| Exposure | Type | Owner |\n|---|---|---|",
+        f"\n### Impacted exposures\n\n{table}",
         [
-            f"| {_name(e['node'], graphs)} | {e.get('type', '')} | {_cell(_owner(e))} |"
+            f"| {_name(e['node'], graphs)} | {_cell(e.get('type', ''))} | {_cell(_owner(e))} |"
             for e in exposures
         ],
+        fold_head=f"\n{table}",
     )
-    out.rows(
+    out.section(
         "impacted models",
         "\n### Impacted models\n",
-        [f"- {_name(m if isinstance(m, str) else m.get('node', ''), graphs)}" for m in models],
+        [f"- {_name(m, graphs, table=False)}" for m in models],
     )
     if graphs and (changes or models):
         _graph(out, document, graphs)
-    out.rows(
-        "impacted columns",
+    shown = out.rows(
         f"\n<details><summary>Impacted columns ({len(columns)})</summary>\n",
         [
-            f"- `{c['node'].split('.')[-1]}.{c['column']}`: {c['distance']} hop(s) via "
-            f"{_code(_ref(c.get('via')))}"
+            f"- {_code(c['node'].split('.')[-1] + '.' + c['column'], table=False)}: "
+            f"{c['distance']} hop(s) via {_code(_ref(c.get('via')), table=False)}"
             for c in columns
         ],
-        tail="\n</details>",
+        "\n</details>",
     )
-    out.rows(
-        "change details",
-        "\n<details><summary>Why each node changed</summary>\n",
-        [
-            f"- {_name(c['node'], graphs)}: {_cell('; '.join(c.get('reasons', [])))}"
-            for c in changes
-            if c.get("reasons")
-        ],
-        tail="\n</details>",
-    )
+    out.count("impacted columns", shown, len(columns))
     if out.left_out:
-        counts = ", ".join(f"{n} {what}" for what, n in out.left_out.items())
+        counts = ", ".join(
+            f"the {what}" if what == "lineage graph" else f"{n} of {total} {what}"
+            for what, (n, total) in out.left_out.items()
+        )
         out.parts.append(
             f"\n_Cut to fit a pull-request comment: left out {counts}. "
             f"Everything is in {html_name}._"
@@ -171,33 +199,29 @@ def diff_markdown(
 
 
 def _graph(out: _Comment, document: t.Mapping[str, t.Any], graphs: list[LineageGraph]) -> None:
-    head = "\n<details><summary>Lineage of changed and impacted models</summary>\n"
-    room = out.budget - out.size - len(head) - len("\n</details>") - 4
-    if room < 200:
-        out.left_out["lineage graph"] = 1
-        return
-    text, cut = diff_mermaid(document, graphs, max_chars=room)
+    head = "\n<details><summary>Impact paths: changed, impacted, exposures</summary>\n"
+    tail = "\n</details>"
+    room = out.room() - len(head) - len(tail) - 4
+    text, _ = diff_mermaid(document, graphs, max_chars=room) if room >= 200 else ("", True)
     if not text:
-        out.left_out["lineage graph"] = 1
+        out.left_out["lineage graph"] = (1, 1)
         return
     out.add(head)
     out.add(text)
-    out.add("\n</details>")
-    if cut:
-        out.left_out["lineage graph edges"] = out.left_out.get("lineage graph edges", 0) + 1
+    out.add(tail)
 
 
-def _name(node_id: str, graphs: list[LineageGraph]) -> str:
+def _name(node_id: str, graphs: list[LineageGraph], *, table: bool = True) -> str:
     for graph in graphs:
         node = graph.nodes.get(node_id)
         if node is not None:
-            return f"`{node.name}`"
-    return f"`{node_id}`"
+            return _code(node.name, table=table)
+    return _code(node_id, table=table)
 
 
 def _columns(columns: t.Mapping[str, str]) -> str:
     shown = [
-        f"`{name}` {what.replace('renamed_from:', 'renamed from ')}"
+        f"{_code(name, table=True)} {_cell(what.replace('renamed_from:', 'renamed from '))}"
         for name, what in columns.items()
     ]
     if len(shown) > 8:
@@ -221,9 +245,28 @@ def _owner(exposure: t.Mapping[str, t.Any]) -> str:
     return " ".join(part for part in (owner.get("name"), owner.get("email")) if part)
 
 
-def _code(text: t.Any) -> str:
-    return f"`{text}`" if text else ""
+def _code(text: t.Any, *, table: bool = True) -> str:
+    """``text`` as a code span: fenced by more backticks than it holds in a row (padded
+    when it starts or ends with one), and with ``|`` escaped inside a table cell.
+
+    >>> _code("a`b|c")
+    '``a`b\\\\|c``'
+    """
+    text = " ".join(str(text or "").split())
+    if not text:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    span = f"{fence}{pad}{text}{pad}{fence}"
+    return span.replace("|", "\\|") if table else span
 
 
-def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+def _text(text: t.Any) -> str:
+    """Free text on one line, with no HTML and no code span of its own."""
+    flat = " ".join(str(text).split())
+    return flat.replace("\\", "\\\\").replace("`", "\\`").replace("<", "&lt;")
+
+
+def _cell(text: t.Any) -> str:
+    """Free text in a table cell."""
+    return _text(text).replace("|", "\\|")

@@ -23,6 +23,7 @@ from dbt_lineage.queries.column_changes import (
     column_changes,
 )
 from dbt_lineage.queries.diff_side import DiffSide, NodeFacts
+from dbt_lineage.queries.row_set_words import row_set_words
 from dbt_lineage.sql.inlined_columns import (
     ROW_CLAUSES,
     ColumnForm,
@@ -211,8 +212,11 @@ def _classed(
     reasons = []
     if clauses:
         klass = "breaking"
-        named = ", ".join(_CLAUSE_NAMES[kind] for kind in clauses)
-        reasons.append(f"row set changes: {named} changed")
+        named = ", ".join(
+            row_set_words(_CLAUSE_NAMES[kind], old.rows.get(kind, ""), new.rows.get(kind, ""))
+            for kind in clauses
+        )
+        reasons.append(f"row set changes: {named}")
     elif any(what not in (ADDED,) for what in columns.values()):
         klass = "partial"
     elif columns:
