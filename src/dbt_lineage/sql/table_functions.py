@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges
+from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Key
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.pivots import Pivots
 from dbt_lineage.sql.walk_base import alias_columns
@@ -105,10 +105,26 @@ class TableFunctions(Pivots):
             if position >= len(args):
                 return Edges()  # WITH ORDINALITY: a position
             return self.computed_from(scope, args[position])
+        if _names_element(unnest) and len(args) == 1:
+            return self._element_field(scope, args[0], name)
         if names:
             detail = f"column {name} is not one of UNNEST {', '.join(names)}"
             return Edges.problem(f"{UnresolvedReason.UNKNOWN_COLUMN.value}: {detail}")
         return self.computed_from(scope, args[0]) if len(args) == 1 else Edges()
+
+    def _element_field(self, scope: Scope, array: exp.Expr, field: str) -> Edges:
+        """Field ``field`` of the elements of ``array`` (BigQuery ``unnest(o.items) as item``
+        then ``item.sku``): the array column, or its nested field where the catalog lists it."""
+        edges = self.computed_from(scope, array)
+        if not isinstance(array, exp.Column):
+            return edges
+        refined: dict[Key, tuple[int, exp.Expr | None]] = {}
+        for (parts, column), step in edges.direct.items():
+            known = self.known.get(parts)
+            stored = known.index.match(f"{column}.{field}")[0] if known is not None else None
+            refined[(parts, stored or column)] = step
+        edges.direct = refined
+        return edges
 
     def _values_column(
         self, scope: Scope, values: exp.Values, names: list[str], name: str
@@ -134,3 +150,9 @@ class TableFunctions(Pivots):
             if position < len(inner_names):
                 return inner_names[position]
         return name
+
+
+def _names_element(unnest: exp.Unnest) -> bool:
+    """Whether the UNNEST's alias names its element, not a table (BigQuery ``AS item``)."""
+    alias = unnest.args.get("alias")
+    return isinstance(alias, exp.TableAlias) and alias.this is None and len(alias.columns) == 1

@@ -139,7 +139,7 @@ class WalkerBase:
     def using_keys(self, scope: Scope) -> list[tuple[str, list[Source], bool]]:
         raise NotImplementedError
 
-    def owner(self, scope: Scope, name: str) -> Owner:
+    def owner(self, scope: Scope, name: str, before: Scope | None = None) -> Owner:
         raise NotImplementedError
 
     def single_lacking(self, scope: Scope) -> Source | None:
