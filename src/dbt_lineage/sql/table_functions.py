@@ -57,6 +57,9 @@ class TableFunctions(Pivots):
             named = named or alias_columns(function)
             offset = function.text("offset")
             return named + ([offset] if offset else []) if named else None
+        if not named and isinstance(expr, exp.TableFromRows) and isinstance(function, exp.Explode):
+            # Snowflake's TABLE(FLATTEN(...)): the columns sqlglot gives LATERAL FLATTEN.
+            named = list(getattr(self.names.sqlglot.parser_class, "FLATTEN_COLUMNS", ()))
         return named or None
 
     def unnest_alias(self, scope: Scope, name: str) -> Scope | None:
