@@ -1,13 +1,15 @@
 """Stars in a SELECT list: expanded over sources whose columns are known, kept otherwise.
 
 ``*`` expands over every source in FROM / JOIN order (a USING or NATURAL key once: in place
-in DuckDB, first elsewhere), ``t.*`` over one; EXCLUDE / EXCEPT, REPLACE and RENAME apply. A
+in DuckDB, first elsewhere), ``t.*`` over one; ILIKE, EXCLUDE / EXCEPT, REPLACE and RENAME
+apply. A
 star over a source whose columns are unknown stays a star: a name asked of it passes through
 to the one source that may hold it, or is ``ambiguous_star`` when several may.
 """
 
 from __future__ import annotations
 
+import re
 import typing as t
 
 from sqlglot import exp
@@ -40,7 +42,8 @@ class Stars(References):
             stars.append(Star(star, scope))
             return
         excluded = _Keys(self, [col.name for col in node.args.get("except_") or []])
-        checked = bool(using) or bool(excluded)
+        pattern = star_pattern(node)
+        checked = bool(using) or bool(excluded) or pattern is not None
         replaced = {item.alias: item.this for item in node.args.get("replace") or []}
         renamed = {item.this.name: item.alias for item in node.args.get("rename") or []}
         keys: list[Output] = []
@@ -84,7 +87,7 @@ class Stars(References):
                     if in_place and number == 0:
                         outputs.extend(k for k in keys if k.name.casefold() == name.casefold())
                     continue
-                if name in excluded:
+                if name in excluded or (pattern is not None and not pattern.fullmatch(name)):
                     continue
                 body = _lookup(self, replaced, name)
                 output_name = _lookup(self, renamed, name) or name
@@ -135,7 +138,8 @@ class Stars(References):
         sources = [
             star.source
             for star in stars
-            if not isinstance(star.source, Scope) or star.source is not scope
+            if (not isinstance(star.source, Scope) or star.source is not scope)
+            and _admits(star.node, name)
         ]
         definite = [s for s in sources if self.holds(s, name) is True]
         possible = definite or [s for s in sources if self.holds(s, name) is None]
@@ -146,6 +150,25 @@ class Stars(References):
             return Edges.problem(f"{_AMBIGUOUS_STAR}: column {name} could come from {labels}")
         where = label(scope)
         return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
+
+
+def star_pattern(star: exp.Expr) -> re.Pattern[str] | None:
+    """The names a star keeps by its ILIKE pattern (Snowflake, DuckDB), or None for all.
+
+    >>> star_pattern(exp.Star(ilike=exp.Literal.string("%e_ail%"))).pattern
+    '(?is).*e.ail.*'
+    """
+    ilike = star.args.get("ilike") if isinstance(star, exp.Star) else None
+    if not isinstance(ilike, exp.Literal):
+        return None
+    parts = (".*" if c == "%" else "." if c == "_" else re.escape(c) for c in ilike.this)
+    return re.compile("(?is)" + "".join(parts))
+
+
+def _admits(node: exp.Expr, name: str) -> bool:
+    star = node.this if isinstance(node, exp.Column) else node
+    pattern = star_pattern(star)
+    return pattern is None or pattern.fullmatch(name) is not None
 
 
 class _Keys:
