@@ -36,6 +36,9 @@ class Stars(References):
             using = self.using_keys(scope)
         elif isinstance(star, exp.Column) and isinstance(star.this, exp.Star):
             node, source = star.this, scope.sources.get(star.table)
+            if source is None and not self.find_pivot(scope, star.table):
+                self._struct_star(scope, star, outputs, stars)
+                return
             sources = [source] if source is not None else []
             using = []
         else:  # expr.*: a struct value's fields, unknown here
@@ -95,6 +98,24 @@ class Stars(References):
                     outputs.append(Output(output_name, body))
                 else:
                     outputs.append(Output(output_name, None, source=source, source_name=name))
+
+    def _struct_star(
+        self, scope: Scope, star: exp.Column, outputs: list[Output], stars: list[Star]
+    ) -> None:
+        """``a.b.*`` where ``a.b`` is no source: the fields of struct column ``b`` (BigQuery,
+        DuckDB), each read as ``a.b.field``; a star over unknown fields when the type is
+        unknown (reported, never dropped)."""
+        path = [part.name for part in star.parts[:-1]]
+        fields = self.struct_star(scope, path) if len(path) < 4 else None
+        if fields is None:
+            stars.append(Star(star, scope))
+            return
+        excluded = _Keys(self, [col.name for col in star.this.args.get("except_") or []])
+        for field in fields:
+            if field not in excluded:
+                parts = [exp.to_identifier(name) for name in reversed([*path, field])]
+                keys = ("this", "table", "db", "catalog")
+                outputs.append(Output(field, exp.Column(**dict(zip(keys, parts, strict=False)))))
 
     def _stored_in(self, sources: tuple[Source, ...], name: str) -> str:
         for source in sources:

@@ -156,6 +156,9 @@ class WalkerBase:
     def whole_row(self, scope: Scope, name: str) -> Edges:
         raise NotImplementedError
 
+    def struct_star(self, scope: Scope, path: list[str]) -> list[str] | None:
+        raise NotImplementedError
+
     # -- provided by stars -----------------------------------------------------------------
 
     def expand_star(
