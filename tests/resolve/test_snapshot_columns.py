@@ -94,3 +94,29 @@ def test_check_cols_all_reads_every_column_but_the_added_ones() -> None:
     ]
     valid_from = {(e.upstream.column, e.kind) for e in result.columns["DBT_VALID_FROM"].upstreams}
     assert valid_from == {(c, EdgeKind.AGGREGATE) for c in ("ID", "STATUS", "TOTAL")}
+
+
+def test_config_columns_pass_through_a_star_or_are_reported_never_dropped() -> None:
+    from dbt_lineage.resolve.node_lineage import (
+        ColumnLineage,
+        NodeLineage,
+        SnapshotConfig,
+        UpstreamEdge,
+    )
+    from dbt_lineage.resolve.snapshot_columns import snapshot_columns
+    from dbt_lineage.types import ColumnRef, EdgeKind
+
+    config = SnapshotConfig(("id",), "timestamp", "modified_at", ())
+    through = NodeLineage("snapshot.p.s", star_sources=["source.p.raw"])
+    edge = UpstreamEdge(ColumnRef("source.p.raw", "ID"), EdgeKind.IDENTITY)
+    through.columns["ID"] = ColumnLineage("ID", upstreams=[edge])
+    snapshot_columns(through, config, "snowflake", {})
+    scd = {(e.upstream.column, e.kind) for e in through.columns["DBT_SCD_ID"].upstreams}
+    assert scd == {("ID", EdgeKind.TRANSFORM), ("MODIFIED_AT", EdgeKind.TRANSFORM)}
+    assert through.inferred == {"source.p.raw": {"MODIFIED_AT": ""}}, "the source gets it"
+
+    lacking = NodeLineage("snapshot.p.s")
+    lacking.columns["id"] = ColumnLineage("id", upstreams=[edge])
+    snapshot_columns(lacking, config, "duckdb", {})
+    assert lacking.columns["dbt_valid_from"].reason.startswith("unknown_column")
+    assert "modified_at" in lacking.columns["dbt_scd_id"].reason

@@ -125,7 +125,13 @@ def _map_columns(
         data_type = declared_types.get(name.casefold()) or lineage.output_types.get(output, "")
         result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
     if node.resource_type == "snapshot":
-        snapshot_columns(result, inputs.snapshot, inputs.dialect, inputs.declared)
+        snapshot_columns(
+            result,
+            inputs.snapshot,
+            inputs.dialect,
+            inputs.declared,
+            lineage.unresolved.get("*", ""),
+        )
     if not lineage.columns and lineage.unresolved and not lineage.star_sources:
         reason = next(iter(lineage.unresolved.values()))
         for name, data_type in inputs.declared.items():

@@ -5,7 +5,8 @@ the version into ``dbt_updated_at`` and ``dbt_valid_from``, and takes the next v
 ``dbt_valid_to``. With the ``check`` strategy the version is the time the snapshot saw the
 check columns change: those columns (every column for ``check_cols='all'``), plus
 ``updated_at`` when it is set. Each added column derives (transform) from the upstreams of the
-snapshot's own columns that its config names; ``dbt_is_deleted`` from none.
+snapshot's own columns that its config names; ``dbt_is_deleted`` from none. A named column
+the snapshot's SQL leaves unresolved makes the added column unresolved, never silently short.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dbt_lineage.resolve.node_lineage import (
     SnapshotConfig,
     UpstreamEdge,
 )
-from dbt_lineage.types import EdgeKind
+from dbt_lineage.types import ColumnRef, EdgeKind, UnresolvedReason
 
 if t.TYPE_CHECKING:
     from dbt_lineage.artifacts.manifest import ManifestNode
@@ -50,11 +51,18 @@ def snapshot_config(node: ManifestNode) -> SnapshotConfig:
 
 
 def snapshot_columns(
-    result: NodeLineage, snapshot: SnapshotConfig | None, dialect: str, declared: dict[str, str]
+    result: NodeLineage,
+    snapshot: SnapshotConfig | None,
+    dialect: str,
+    declared: dict[str, str],
+    star: str = "",
 ) -> None:
     """Add the columns dbt adds to a snapshot to ``result``, each with its upstreams.
 
-    >>> from dbt_lineage.types import ColumnRef
+    ``star`` is the reason of a star over columns unknown that the snapshot's SQL keeps (its
+    ``*``): a config column missing from the snapshot then comes through it, and the added
+    column shares that reason (one diagnostic for both).
+
     >>> result = NodeLineage("snapshot.p.s")
     >>> for name in ("id", "ts"):
     ...     edge = UpstreamEdge(ColumnRef("source.p.raw", name), EdgeKind.IDENTITY)
@@ -69,20 +77,22 @@ def snapshot_columns(
     declared_names = {name.casefold(): name for name in declared}
     renamed = dict(snapshot.meta_names) if snapshot is not None else {}
     upper = dialect in ("snowflake", "oracle")
-    version: list[ColumnLineage] = []
-    key: list[ColumnLineage] = []
+    read = _Reader(result, own, upper)
+    version: list[str] = []
+    key: list[str] = []
     if snapshot is not None:
-        key = _named(own, snapshot.unique_key)
+        key = list(snapshot.unique_key)
+        updated = [snapshot.updated_at] if snapshot.updated_at else []
         if snapshot.strategy == "check":
             added = set(ADDED) | {name.casefold() for name in renamed.values()}
             checked = (
-                [column for name, column in own.items() if name not in added]
+                [column.name for name, column in own.items() if name not in added]
                 if snapshot.check_cols is None
-                else _named(own, snapshot.check_cols)
+                else list(snapshot.check_cols)
             )
-            version = checked + _named(own, (snapshot.updated_at,) if snapshot.updated_at else ())
+            version = checked + updated
         else:
-            version = _named(own, (snapshot.updated_at,) if snapshot.updated_at else ())
+            version = updated
     sources = {
         "dbt_scd_id": key + version,
         "dbt_updated_at": version,
@@ -90,31 +100,62 @@ def snapshot_columns(
         "dbt_valid_to": version,
         "dbt_is_deleted": [],
     }
-    for added, read in sources.items():
+    for added, names in sources.items():
         wanted = renamed.get(added, added).casefold()
         if wanted in own or (added == "dbt_is_deleted" and wanted not in declared_names):
             continue  # the snapshot's SQL outputs it itself; or dbt does not add it
         name = declared_names.get(wanted) or renamed.get(added, added)
         name = name.upper() if upper and wanted not in declared_names else name
-        result.columns[name] = ColumnLineage(name, declared.get(name, ""), _transforms(read))
+        edges, missing = read(names)
+        reason = ""
+        if missing and star:
+            reason = star
+        elif missing:
+            reason = (
+                f"{UnresolvedReason.UNKNOWN_COLUMN.value}: the snapshot config names "
+                f"{', '.join(missing)}, which its SQL does not resolve"
+            )
+        result.columns[name] = ColumnLineage(name, declared.get(name, ""), edges, reason)
 
 
-def _named(own: dict[str, ColumnLineage], expressions: t.Iterable[str]) -> list[ColumnLineage]:
-    """The snapshot's columns that key expressions name (``id``, ``id || '-' || region``)."""
-    found: dict[str, ColumnLineage] = {}
-    for expression in expressions:
-        for word in _WORD.findall(expression):
-            column = own.get(word.casefold())
-            if column is not None:
-                found[column.name] = column
-    return list(found.values())
+class _Reader:
+    """The upstreams of the snapshot's columns that config entries name."""
+
+    def __init__(self, result: NodeLineage, own: dict[str, ColumnLineage], upper: bool) -> None:
+        self.result = result
+        self.own = own
+        self.upper = upper
+
+    def __call__(self, expressions: list[str]) -> tuple[list[UpstreamEdge], list[str]]:
+        """Edges (as transforms) and the names that no column of the snapshot resolves.
+
+        An entry is a column or an expression (``id || '-' || region``): the words of an
+        expression that name columns are read, the others are taken for functions. A plain
+        column the snapshot does not list passes through its ``SELECT *`` over one relation
+        of unknown columns.
+        """
+        edges: dict[ColumnRef, UpstreamEdge] = {}
+        missing: list[str] = []
+        for expression in expressions:
+            plain = _WORD.fullmatch(expression) is not None
+            for word in _WORD.findall(expression):
+                column = self.own.get(word.casefold())
+                if column is not None:
+                    if column.reason and not column.upstreams:
+                        missing.append(word)
+                    for edge in column.upstreams:
+                        _add(edges, edge)
+                elif plain and len(self.result.star_sources) == 1:
+                    source = self.result.star_sources[0]
+                    name = word.upper() if self.upper else word
+                    _add(edges, UpstreamEdge(ColumnRef(source, name), EdgeKind.IDENTITY, "*"))
+                    self.result.inferred.setdefault(source, {})[name] = ""
+                elif plain:
+                    missing.append(word)
+        return list(edges.values()), missing
 
 
-def _transforms(columns: list[ColumnLineage]) -> list[UpstreamEdge]:
-    edges: dict[t.Any, UpstreamEdge] = {}
-    for column in columns:
-        for edge in column.upstreams:
-            if edge.upstream not in edges:
-                kind = EdgeKind.by_rank(max(edge.kind.rank, EdgeKind.TRANSFORM.rank))
-                edges[edge.upstream] = UpstreamEdge(edge.upstream, kind, edge.expression)
-    return list(edges.values())
+def _add(edges: dict[ColumnRef, UpstreamEdge], edge: UpstreamEdge) -> None:
+    if edge.upstream not in edges:
+        kind = EdgeKind.by_rank(max(edge.kind.rank, EdgeKind.TRANSFORM.rank))
+        edges[edge.upstream] = UpstreamEdge(edge.upstream, kind, edge.expression)
