@@ -161,6 +161,8 @@ def _type_fields(text: str, path: list[str], dialect: str) -> list[str] | None:
     except (SqlglotError, ValueError):
         return None
     for step in [*path, None]:
+        if kind.this == exp.DataType.Type.ARRAY and kind.expressions:
+            kind = kind.expressions[0]  # the fields of an array's elements (unnested)
         if kind.this != exp.DataType.Type.STRUCT:
             return None
         fields = [f for f in kind.expressions if isinstance(f, exp.ColumnDef)]

@@ -17,7 +17,7 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import Edges
 from dbt_lineage.sql.references import References
-from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label
+from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label, names_element
 from dbt_lineage.types import UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
@@ -38,6 +38,10 @@ class Stars(References):
             node, source = star.this, scope.sources.get(star.table)
             if source is None and not self.find_pivot(scope, star.table):
                 self._struct_star(scope, star, outputs, stars)
+                return
+            element = _element_array(source)
+            if element is not None:  # BigQuery item.* of unnest(o.items) as item
+                self._struct_star(scope, star, outputs, stars, element)
                 return
             sources = [source] if source is not None else []
             using = []
@@ -100,13 +104,20 @@ class Stars(References):
                     outputs.append(Output(output_name, None, source=source, source_name=name))
 
     def _struct_star(
-        self, scope: Scope, star: exp.Column, outputs: list[Output], stars: list[Star]
+        self,
+        scope: Scope,
+        star: exp.Column,
+        outputs: list[Output],
+        stars: list[Star],
+        array: exp.Column | None = None,
     ) -> None:
         """``a.b.*`` where ``a.b`` is no source: the fields of struct column ``b`` (BigQuery,
-        DuckDB), each read as ``a.b.field``; a star over unknown fields when the type is
+        DuckDB), each read as ``a.b.field``; or, for the element of ``array`` unnested as
+        ``a``, the fields of its elements. A star over unknown fields when the type is
         unknown (reported, never dropped)."""
         path = [part.name for part in star.parts[:-1]]
-        fields = self.struct_star(scope, path) if len(path) < 4 else None
+        typed = [part.name for part in array.parts] if array is not None else path
+        fields = self.struct_star(scope, typed) if len(path) < 4 else None
         if fields is None:
             stars.append(Star(star, scope))
             return
@@ -171,6 +182,17 @@ class Stars(References):
             return Edges.problem(f"{_AMBIGUOUS_STAR}: column {name} could come from {labels}")
         where = label(scope)
         return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
+
+
+def _element_array(source: Source | None) -> exp.Column | None:
+    """The array column an UNNEST source's alias names the elements of (BigQuery)."""
+    if not isinstance(source, Scope) or not isinstance(source.expression, exp.Unnest):
+        return None
+    unnest = source.expression
+    arrays = unnest.expressions
+    if not names_element(unnest) or len(arrays) != 1 or not isinstance(arrays[0], exp.Column):
+        return None
+    return arrays[0]
 
 
 def star_pattern(star: exp.Expr) -> re.Pattern[str] | None:

@@ -14,7 +14,7 @@ from sqlglot.optimizer.scope import Scope
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Key
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.pivots import Pivots
-from dbt_lineage.sql.walk_base import alias_columns
+from dbt_lineage.sql.walk_base import alias_columns, names_element
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
@@ -108,7 +108,7 @@ class TableFunctions(Pivots):
             if position >= len(args):
                 return Edges()  # WITH ORDINALITY: a position
             return self.computed_from(scope, args[position])
-        if _names_element(unnest) and len(args) == 1:
+        if names_element(unnest) and len(args) == 1:
             return self._element_field(scope, args[0], name)
         if names:
             detail = f"column {name} is not one of UNNEST {', '.join(names)}"
@@ -153,9 +153,3 @@ class TableFunctions(Pivots):
             if position < len(inner_names):
                 return inner_names[position]
         return name
-
-
-def _names_element(unnest: exp.Unnest) -> bool:
-    """Whether the UNNEST's alias names its element, not a table (BigQuery ``AS item``)."""
-    alias = unnest.args.get("alias")
-    return isinstance(alias, exp.TableAlias) and alias.this is None and len(alias.columns) == 1

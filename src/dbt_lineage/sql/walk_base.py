@@ -283,3 +283,9 @@ def alias_columns(node: exp.Expr | None) -> list[str]:
     if not isinstance(alias, exp.TableAlias):
         return []
     return [col.name for col in alias.columns]
+
+
+def names_element(unnest: exp.Expr) -> bool:
+    """Whether an UNNEST's alias names its element, not a table (BigQuery ``AS item``)."""
+    alias = unnest.args.get("alias")
+    return isinstance(alias, exp.TableAlias) and alias.this is None and len(alias.columns) == 1
