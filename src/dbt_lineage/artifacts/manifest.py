@@ -45,6 +45,15 @@ class NodeContract(ArtifactModel):
 class NodeConfig(ArtifactModel):
     materialized: str | None = None
     enabled: bool = True
+    unique_key: str | list[str] | None = None
+    """A snapshot's (or incremental model's) key: a column, an expression, or a list."""
+    strategy: str | None = None
+    """A snapshot's strategy: ``timestamp`` or ``check``."""
+    updated_at: str | None = None
+    check_cols: str | list[str] | None = None
+    """A check snapshot's compared columns, or ``all``."""
+    snapshot_meta_column_names: dict[str, str | None] | None = None
+    """dbt 1.9+: custom names of the columns dbt adds to a snapshot."""
 
 
 class ManifestNode(ArtifactModel):

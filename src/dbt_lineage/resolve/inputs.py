@@ -16,6 +16,7 @@ from dbt_lineage.resolve.cache import cache_key
 from dbt_lineage.resolve.declared_columns import DeclaredColumns
 from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.resolve.relations import schema_name
+from dbt_lineage.resolve.snapshot_columns import snapshot_config
 
 SQL_TYPES = ("model", "snapshot")
 """Resource types whose columns come from their own SQL."""
@@ -122,7 +123,10 @@ class KnownColumns:
                 elif lenient:
                     lenient_names.add(name)
         sql = node.compiled_code
-        upstream = f"[[{', '.join(identity)}], {self._text(own_columns)}, {complete_own!r}]"
+        snapshot = snapshot_config(node) if node.resource_type == "snapshot" else None
+        upstream = (
+            f"[[{', '.join(identity)}], {self._text(own_columns)}, {complete_own!r}, {snapshot!r}]"
+        )
         key = cache_key(node.unique_id, dialect, sql or "", upstream)
         inputs = NodeInputs(
             dialect,
@@ -133,6 +137,7 @@ class KnownColumns:
             frozenset(upstream_ids),
             complete_own,
             frozenset(lenient_names),
+            snapshot,
         )
         sql_node = SqlNode(node.unique_id, node.resource_type, node.original_file_path, sql)
         return Prepared(sql_node, inputs, key)

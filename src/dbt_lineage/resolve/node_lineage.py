@@ -135,6 +135,19 @@ _new = tuple.__new__
 _KINDS = {kind.value: kind for kind in EdgeKind}
 
 
+class SnapshotConfig(t.NamedTuple):
+    """What a snapshot's added columns derive from, as its manifest config says."""
+
+    unique_key: tuple[str, ...]
+    """The key's columns or expressions."""
+    strategy: str
+    updated_at: str
+    check_cols: tuple[str, ...] | None
+    """A check snapshot's compared columns; None for ``all``."""
+    meta_names: tuple[tuple[str, str], ...] = ()
+    """dbt's added column (``dbt_scd_id``...) to the name the project gives it, if renamed."""
+
+
 class SqlNode(t.NamedTuple):
     """The parts of a manifest node that resolution reads (cheap to send to a worker)."""
 
@@ -164,6 +177,8 @@ class NodeInputs:
     """Whether ``declared`` is the warehouse's own list (catalog.json): its names win."""
     lenient: frozenset[str] = frozenset()
     """Names in ``schema`` whose columns come from a catalog that may be older than the SQL."""
+    snapshot: SnapshotConfig | None = None
+    """A snapshot's configuration, from which the columns dbt adds to it derive."""
 
     def without_schema(self) -> NodeInputs:
         """These inputs with an empty ``schema`` (a worker gets the column lists apart, each
@@ -177,4 +192,5 @@ class NodeInputs:
             self.upstream_ids,
             self.declared_complete,
             self.lenient,
+            self.snapshot,
         )

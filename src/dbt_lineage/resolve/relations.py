@@ -18,11 +18,13 @@ class RelationIndex:
     several relations share a name (a seed declared again as a source, or a suffix two
     schemas share), the reading node's own dependencies decide, and a source wins over a
     seed. Lookups fall back to a case-folded comparison, since warehouses fold unquoted
-    names differently.
+    names differently; not for a qualified name in BigQuery, whose dataset and table names
+    are case-sensitive (``ds.MyTable`` and ``ds.mytable`` are two tables).
     """
 
     def __init__(self, dialect: str) -> None:
         self.dialect = dialect
+        self._fold_qualified = dialect != "bigquery"
         self._exact: dict[tuple[str, ...], list[str]] = {}
         self._folded: dict[tuple[str, ...], list[str]] = {}
         self._names: list[tuple[str, str]] = []
@@ -50,7 +52,9 @@ class RelationIndex:
         found = self._exact.get(parts)
         if found is None:
             key = tuple(part for part in parts if part)
-            found = self._exact.get(key) or self._folded.get(tuple(p.casefold() for p in key))
+            found = self._exact.get(key)
+            if not found and (self._fold_qualified or len(key) < 2):
+                found = self._folded.get(tuple(p.casefold() for p in key))
             if not found:
                 return None
         if len(found) == 1:

@@ -15,17 +15,9 @@ from dbt_lineage.resolve.node_lineage import (
     UpstreamEdge,
 )
 from dbt_lineage.resolve.relations import EPHEMERAL_PREFIX
+from dbt_lineage.resolve.snapshot_columns import snapshot_columns
 from dbt_lineage.sql.column_lineage import QueryLineage, Upstream, column_lineage
 from dbt_lineage.types import ColumnRef, EdgeKind, UnresolvedReason
-
-SNAPSHOT_COLUMNS = (
-    "dbt_scd_id",
-    "dbt_updated_at",
-    "dbt_valid_from",
-    "dbt_valid_to",
-    "dbt_is_deleted",
-)
-"""Columns dbt adds to every snapshot; they have no upstream column."""
 
 if t.TYPE_CHECKING:
     from dbt_lineage.artifacts.manifest import ManifestNode
@@ -133,15 +125,13 @@ def _map_columns(
         data_type = declared_types.get(name.casefold()) or lineage.output_types.get(output, "")
         result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
     if node.resource_type == "snapshot":
-        # dbt adds these to every snapshot's table; they have no upstream column.
-        declared = {name.casefold(): name for name in inputs.declared}
-        upper = inputs.dialect in ("snowflake", "oracle")
-        present = {name.casefold() for name in result.columns}
-        for meta in SNAPSHOT_COLUMNS:
-            if meta in present or (meta == "dbt_is_deleted" and meta not in declared):
-                continue
-            name = declared.get(meta) or (meta.upper() if upper else meta)
-            result.columns[name] = ColumnLineage(name, inputs.declared.get(name, ""))
+        snapshot_columns(
+            result,
+            inputs.snapshot,
+            inputs.dialect,
+            inputs.declared,
+            lineage.unresolved.get("*", ""),
+        )
     if not lineage.columns and lineage.unresolved and not lineage.star_sources:
         reason = next(iter(lineage.unresolved.values()))
         for name, data_type in inputs.declared.items():

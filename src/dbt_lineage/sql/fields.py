@@ -9,6 +9,7 @@ its root column, as a transform. ``a.b.c`` where ``a`` is no source is such a pa
 from __future__ import annotations
 
 from sqlglot import exp
+from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import TRANSFORM, Edges
@@ -105,6 +106,29 @@ class Fields(RowClauses):
                         return edges if size == len(path) else edges.raised(TRANSFORM)
         return self.resolve_in_source(owner, path[0], column).raised(TRANSFORM)
 
+    def struct_star(self, scope: Scope, path: list[str]) -> list[str] | None:
+        """The fields of struct ``a.b[.c]`` (path ``[a, b, c]``, ``a`` a source or a column)
+        for ``a.b.c.*``, from the catalog's type of the column or its listed nested fields;
+        None when unknown."""
+        source = find_source(scope, path[0]) if len(path) > 1 else None
+        if source is not None:
+            path = path[1:]
+        else:
+            source = self.owner(scope, path[0]).source
+        if not isinstance(source, exp.Table) or not isinstance(source.this, exp.Identifier):
+            return None
+        known = self.table_info(source)[1]
+        stored = known.index.match(path[0])[0] if known is not None else None
+        if known is None or stored is None:
+            return None
+        prefix = ".".join([stored, *path[1:]]).casefold() + "."
+        listed = [
+            name[len(prefix) :]
+            for name in known.columns
+            if name.casefold().startswith(prefix) and "." not in name[len(prefix) :]
+        ]
+        return listed or _type_fields(known.columns[stored], path[1:], self.names.dialect)
+
     def whole_row(self, scope: Scope, name: str) -> Edges:
         """A table's whole row used as one value (``to_json(t)``): every column of it."""
         source = find_source(scope, name)
@@ -127,4 +151,25 @@ def _struct_field(struct: exp.Struct, field: str) -> exp.Expr | None:
                 return item.this
             if isinstance(item, exp.Column) and item.name == wanted:
                 return item
+    return None
+
+
+def _type_fields(text: str, path: list[str], dialect: str) -> list[str] | None:
+    """The field names of the struct at ``path`` inside a column of type ``text``."""
+    try:
+        kind = exp.DataType.build(text, dialect=dialect)
+    except (SqlglotError, ValueError):
+        return None
+    for step in [*path, None]:
+        if kind.this == exp.DataType.Type.ARRAY and kind.expressions:
+            kind = kind.expressions[0]  # the fields of an array's elements (unnested)
+        if kind.this != exp.DataType.Type.STRUCT:
+            return None
+        fields = [f for f in kind.expressions if isinstance(f, exp.ColumnDef)]
+        if step is None:
+            return [f.name for f in fields] or None
+        found = [f for f in fields if f.name.casefold() == step.casefold()]
+        if len(found) != 1 or not isinstance(found[0].args.get("kind"), exp.DataType):
+            return None
+        kind = found[0].args["kind"]
     return None

@@ -6,6 +6,10 @@ so it reads ``SELECT * FROM (SELECT g, col, x FROM src) PIVOT (sum(x) FOR col IN
 ``SELECT * FROM src UNPIVOT (v FOR n IN (a, b))``. sqlglot parses both statements but its
 scopes do not cover them. A PIVOT without an IN list takes its columns from the data: it
 is left as is and reported as such.
+
+A PIVOT applied to a CTE by name (``FROM base PIVOT (...)``) reads
+``FROM (SELECT * FROM base) AS base PIVOT (...)``: the scopes attach a pivot to a derived
+table, never to the CTE a name reaches.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ def pivot_statement(expression: exp.Expr, dialect: str) -> exp.Expr:
     ...     "unpivot t on a, b into name k value v", dialect="duckdb"), "duckdb").sql("duckdb")
     'SELECT * FROM t UNPIVOT(v FOR k IN (a, b))'
     """
+    for table in [node for node in expression.find_all(exp.Table) if node.args.get("pivots")]:
+        if _names_cte(table):
+            _wrap(table)
     statements = [node for node in expression.find_all(exp.Pivot) if node.this is not None]
     for node in statements:
         rewritten = _rewrite(node, dialect)
@@ -61,3 +68,31 @@ def _rewrite(node: exp.Pivot, dialect: str) -> exp.Expr | None:
     pivots = " ".join(field.sql(dialect=dialect) for field in fields)
     sql = f"SELECT * FROM {source} PIVOT ({aggregates} FOR {pivots})"
     return sqlglot.parse_one(sql, dialect=dialect)
+
+
+def _names_cte(table: exp.Table) -> bool:
+    """Whether ``table`` names a CTE of a WITH around it."""
+    if table.args.get("db") or not isinstance(table.this, exp.Identifier):
+        return False
+    node = table.parent
+    while node is not None:
+        with_ = node.args.get("with_")
+        if isinstance(with_, exp.With) and any(
+            cte.alias == table.name for cte in with_.expressions
+        ):
+            return True
+        node = node.parent
+    return False
+
+
+def _wrap(table: exp.Table) -> None:
+    pivots = table.args["pivots"]
+    alias = table.alias or table.name
+    inner = exp.select("*").from_(exp.Table(this=table.this.copy()))
+    table.replace(
+        exp.Subquery(
+            this=inner,
+            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=table.this.quoted)),
+            pivots=pivots,
+        )
+    )

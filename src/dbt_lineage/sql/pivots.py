@@ -42,7 +42,7 @@ class Pivots(WalkerBase):
             return self._unpivot_column(source, pivot, name, column)
         if name in _cells(pivot):
             edges = Edges()
-            for col in _consumed(pivot):
+            for col in _cell_inputs(pivot, name):
                 edges.absorb(self._inner(source, col.name, col), AGGREGATE, pivot)
             return edges
         return self._inner(source, name, column)
@@ -52,8 +52,9 @@ class Pivots(WalkerBase):
         edges = Edges()
         if pivot.args.get("unpivot"):
             return edges
-        consumed = {col.name for col in _consumed(pivot)}
-        for name in self._pivot_inputs(source) or ():
+        inputs = self._pivot_inputs(source) or []
+        consumed = self._stored(inputs, _consumed(pivot))
+        for name in inputs:
             if name not in consumed:
                 found = self._inner(source, name, None)
                 edges.absorb_as(found, EdgeKind.GROUP_BY, pivot)
@@ -78,16 +79,18 @@ class Pivots(WalkerBase):
         if inputs is None:
             return None
         if pivot.args.get("unpivot"):
-            listed = {
-                col.name
-                for field in pivot.args.get("fields") or []
-                for col in field.find_all(exp.Column)
-            }
+            fields = pivot.args.get("fields") or []
+            listed = self._stored(inputs, [c for f in fields for c in f.find_all(exp.Column)])
             kept = [name for name in inputs if name not in listed]
             return kept + _name_columns(pivot) + _value_columns(pivot)
-        consumed = {col.name for col in _consumed(pivot)}
+        consumed = self._stored(inputs, _consumed(pivot))
         cells = [col.name for col in pivot.args.get("columns") or []]
         return [name for name in inputs if name not in consumed] + cells
+
+    def _stored(self, inputs: list[str], columns: list[exp.Column]) -> set[str]:
+        """The stored names among ``inputs`` that ``columns`` name (the dialect's rule)."""
+        index = self.names.index(inputs)
+        return {index.match(col.name)[0] or col.name for col in columns}
 
     def _unpivot_column(
         self, source: Source, pivot: exp.Pivot, name: str, column: exp.Expr | None
@@ -101,6 +104,8 @@ class Pivots(WalkerBase):
         edges = Edges()
         for field in pivot.args.get("fields") or []:
             for item in field.expressions if isinstance(field, exp.In) else []:
+                if isinstance(item, exp.PivotAlias):
+                    item = item.this  # (q1_budget, q1_actual) AS 'q1'
                 items = item.expressions if isinstance(item, exp.Tuple) else [item]
                 if position < len(items):
                     for col in items[position].find_all(exp.Column):
@@ -111,6 +116,21 @@ class Pivots(WalkerBase):
 def _consumed(pivot: exp.Pivot) -> list[exp.Column]:
     fields = pivot.args.get("fields") or []
     return [col for node in pivot.expressions + fields for col in node.find_all(exp.Column)]
+
+
+def _cell_inputs(pivot: exp.Pivot, name: str) -> list[exp.Column]:
+    """The columns a PIVOT cell reads: its own aggregate's and the FOR columns'.
+
+    sqlglot names the cells value by value, each value once per aggregate in order
+    (``a_s, a_m, b_s, b_m``), so a cell's place among them names its aggregate.
+    """
+    aggregates = pivot.expressions
+    cells = [col.name for col in pivot.args.get("columns") or []]
+    if len(aggregates) < 2 or name not in cells or len(cells) % len(aggregates):
+        return _consumed(pivot)
+    own = aggregates[cells.index(name) % len(aggregates)]
+    fields = pivot.args.get("fields") or []
+    return [col for node in [own, *fields] for col in node.find_all(exp.Column)]
 
 
 def _value_columns(pivot: exp.Pivot) -> list[str]:

@@ -81,9 +81,13 @@ class References(Fields):
     def _unqualified(self, scope: Scope, column: exp.Column, position: int) -> Edges:
         name = column.name
         current: Scope | None = scope
+        inner: Scope | None = None
         fallback: Source | None = None
         while current is not None:
-            owner = self.owner(current, name)
+            # A table function's arguments see only the sources to its left, never itself
+            # (BigQuery's ``unnest(tags) tags`` reads column ``tags`` of the table before it).
+            left_of = inner if inner is not None and inner.is_udtf else None
+            owner = self.owner(current, name, left_of)
             if owner.problem:
                 return Edges.problem(owner.problem)
             if owner.source is not None:
@@ -99,11 +103,12 @@ class References(Fields):
                 # over an alias of the same SELECT), any of the outer SELECT's aliases.
                 return self._alias(current, name)
             fallback = fallback or self.single_lacking(current)
-            current = outer_scope(current)
-        unnest = self.unnest_alias(scope, name)
+            inner, current = current, outer_scope(current)
+        unnest = self.unnest_alias(scope, name) if not scope.is_udtf else None
         if unnest is not None:
             return self.udtf_column(unnest, name)
-        if find_source(scope, name) is not None:
+        whole = find_source(scope, name)
+        if whole is not None and whole is not scope:
             return self.whole_row(scope, name)
         if fallback is not None:
             return self.resolve_in_source(fallback, name, column)
@@ -125,11 +130,16 @@ class References(Fields):
     def _alias(self, scope: Scope, name: str) -> Edges:
         return self.resolve_output(scope, name)
 
-    def owner(self, scope: Scope, name: str) -> Owner:
-        """The one source of ``scope`` (this level only) that holds unqualified ``name``."""
+    def owner(self, scope: Scope, name: str, before: Scope | None = None) -> Owner:
+        """The one source of ``scope`` (this level only) that holds unqualified ``name``;
+        only those left of source ``before`` when given."""
         definite: list[Source] = []
         possible: list[Source] = []
-        for _, source in self.ordered_sources(scope):
+        sources = self.ordered_sources(scope)
+        if before is not None:
+            positions = [i for i, (_, source) in enumerate(sources) if source is before]
+            sources = sources[: positions[0]] if positions else sources
+        for _, source in sources:
             holds = self.holds(source, name)
             if holds:
                 definite.append(source)
@@ -138,6 +148,10 @@ class References(Fields):
         if len(definite) == 1:
             return Owner(definite[0])
         if definite:
+            element = self.unnest_alias(scope, name)
+            if element is not None and element in definite:
+                return Owner(element)  # BigQuery: an UNNEST's alias is its element
+
             labels = ", ".join(label(source) for source in definite)
             return Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
         if len(possible) == 1:

@@ -2,7 +2,8 @@
 
 The caller may give ``{"db.schema.table": {column: type}}`` with keys of any depth, or an
 already nested ``{catalog: {db: {table: {column: type}}}}`` mapping of one depth. Table names
-are normalised the dialect's way (write a name quoted to keep its case); a table written in
+are normalised the dialect's way (write a name quoted to keep its case; BigQuery keeps the
+case of every part of a qualified name, as it does in SQL); a table written in
 SQL with fewer (or more) parts than the key matches it when the match is unique, the way a
 warehouse resolves a name against its default database and schema. Column names are the
 names as the warehouse stores them, kept verbatim.
@@ -102,7 +103,8 @@ def schema_index(
                 strict = complete and key not in lenient
                 tables[parts] = _table(parts, value, rules, complete, strict)
         else:
-            _nested(value, (_name(str(key), fold),), tables, fold, rules)
+            name = str(key) if fold.qualified_exact else _name(str(key), fold)
+            _nested(value, (name,), tables, fold, rules)
     return SchemaIndex(tables, rules)
 
 
@@ -138,10 +140,13 @@ def _nested(
         return
     if _is_columns(value):
         if value:
+            if fold.qualified_exact and len(prefix) == 1:
+                prefix = (_name(prefix[0], fold),)  # unqualified: folded as in SQL
             tables[prefix] = _table(prefix, value, rules, True, True)
         return
     for key, inner in value.items():
-        _nested(inner, prefix + (_name(str(key), fold),), tables, fold, rules)
+        name = str(key) if fold.qualified_exact else _name(str(key), fold)
+        _nested(inner, prefix + (name,), tables, fold, rules)
 
 
 def _name(name: str, fold: _Fold) -> str:
@@ -154,7 +159,10 @@ def _name(name: str, fold: _Fold) -> str:
 def _split(key: str, dialect: str, fold: _Fold) -> Parts:
     if '"' in key or "`" in key or "[" in key:
         return _split_quoted(key, dialect)
-    return tuple(fold(part) for part in key.split("."))
+    parts = key.split(".")
+    if fold.qualified_exact and len(parts) > 1:
+        return tuple(parts)
+    return tuple(fold(part) for part in parts)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -170,8 +178,10 @@ def _split_quoted(key: str, dialect: str) -> Parts:
 
 
 def _identifier_text(node: exp.Expr, dialect: str) -> str:
+    """A part of a freshly parsed name, normalised in place (where it sits decides BigQuery's
+    rule: the parts of a qualified table name keep their case)."""
     if isinstance(node, exp.Identifier):
-        return names(dialect).sqlglot.normalize_identifier(node.copy()).name
+        return names(dialect).sqlglot.normalize_identifier(node).name
     return node.name
 
 
@@ -187,6 +197,9 @@ class _Fold:
         self.dialect = Dialect.get_or_raise(dialect)
         unquoted = self._fold("aB", quoted=False)
         self.unquoted = str.lower if unquoted == "ab" else str.upper if unquoted == "AB" else None
+        table = exp.Table(this=exp.to_identifier("aB"), db=exp.to_identifier("cD"))
+        self.qualified_exact = self.dialect.normalize_identifier(table.this).name == "aB"
+        """Whether the parts of a qualified table name keep their case (BigQuery)."""
 
     def __call__(self, name: str) -> str:
         return self.unquoted(name) if self.unquoted else self._fold(name, quoted=False)

@@ -1,13 +1,15 @@
 """Stars in a SELECT list: expanded over sources whose columns are known, kept otherwise.
 
 ``*`` expands over every source in FROM / JOIN order (a USING or NATURAL key once: in place
-in DuckDB, first elsewhere), ``t.*`` over one; EXCLUDE / EXCEPT, REPLACE and RENAME apply. A
+in DuckDB, first elsewhere), ``t.*`` over one; ILIKE, EXCLUDE / EXCEPT, REPLACE and RENAME
+apply. A
 star over a source whose columns are unknown stays a star: a name asked of it passes through
 to the one source that may hold it, or is ``ambiguous_star`` when several may.
 """
 
 from __future__ import annotations
 
+import re
 import typing as t
 
 from sqlglot import exp
@@ -15,7 +17,7 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import Edges
 from dbt_lineage.sql.references import References
-from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label
+from dbt_lineage.sql.walk_base import Output, Source, Star, WalkerBase, label, names_element
 from dbt_lineage.types import UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
@@ -34,13 +36,21 @@ class Stars(References):
             using = self.using_keys(scope)
         elif isinstance(star, exp.Column) and isinstance(star.this, exp.Star):
             node, source = star.this, scope.sources.get(star.table)
+            if source is None and not self.find_pivot(scope, star.table):
+                self._struct_star(scope, star, outputs, stars)
+                return
+            element = _element_array(source)
+            if element is not None:  # BigQuery item.* of unnest(o.items) as item
+                self._struct_star(scope, star, outputs, stars, element)
+                return
             sources = [source] if source is not None else []
             using = []
         else:  # expr.*: a struct value's fields, unknown here
             stars.append(Star(star, scope))
             return
         excluded = _Keys(self, [col.name for col in node.args.get("except_") or []])
-        checked = bool(using) or bool(excluded)
+        pattern = star_pattern(node)
+        checked = bool(using) or bool(excluded) or pattern is not None
         replaced = {item.alias: item.this for item in node.args.get("replace") or []}
         renamed = {item.this.name: item.alias for item in node.args.get("rename") or []}
         keys: list[Output] = []
@@ -84,7 +94,7 @@ class Stars(References):
                     if in_place and number == 0:
                         outputs.extend(k for k in keys if k.name.casefold() == name.casefold())
                     continue
-                if name in excluded:
+                if name in excluded or (pattern is not None and not pattern.fullmatch(name)):
                     continue
                 body = _lookup(self, replaced, name)
                 output_name = _lookup(self, renamed, name) or name
@@ -92,6 +102,31 @@ class Stars(References):
                     outputs.append(Output(output_name, body))
                 else:
                     outputs.append(Output(output_name, None, source=source, source_name=name))
+
+    def _struct_star(
+        self,
+        scope: Scope,
+        star: exp.Column,
+        outputs: list[Output],
+        stars: list[Star],
+        array: exp.Column | None = None,
+    ) -> None:
+        """``a.b.*`` where ``a.b`` is no source: the fields of struct column ``b`` (BigQuery,
+        DuckDB), each read as ``a.b.field``; or, for the element of ``array`` unnested as
+        ``a``, the fields of its elements. A star over unknown fields when the type is
+        unknown (reported, never dropped)."""
+        path = [part.name for part in star.parts[:-1]]
+        typed = [part.name for part in array.parts] if array is not None else path
+        fields = self.struct_star(scope, typed) if len(path) < 4 else None
+        if fields is None:
+            stars.append(Star(star, scope))
+            return
+        excluded = _Keys(self, [col.name for col in star.this.args.get("except_") or []])
+        for field in fields:
+            if field not in excluded:
+                parts = [exp.to_identifier(name) for name in reversed([*path, field])]
+                keys = ("this", "table", "db", "catalog")
+                outputs.append(Output(field, exp.Column(**dict(zip(keys, parts, strict=False)))))
 
     def _stored_in(self, sources: tuple[Source, ...], name: str) -> str:
         for source in sources:
@@ -135,7 +170,8 @@ class Stars(References):
         sources = [
             star.source
             for star in stars
-            if not isinstance(star.source, Scope) or star.source is not scope
+            if (not isinstance(star.source, Scope) or star.source is not scope)
+            and _admits(star.node, name)
         ]
         definite = [s for s in sources if self.holds(s, name) is True]
         possible = definite or [s for s in sources if self.holds(s, name) is None]
@@ -146,6 +182,36 @@ class Stars(References):
             return Edges.problem(f"{_AMBIGUOUS_STAR}: column {name} could come from {labels}")
         where = label(scope)
         return Edges.problem(f"{_UNKNOWN}: column {name} not found in {where}")
+
+
+def _element_array(source: Source | None) -> exp.Column | None:
+    """The array column an UNNEST source's alias names the elements of (BigQuery)."""
+    if not isinstance(source, Scope) or not isinstance(source.expression, exp.Unnest):
+        return None
+    unnest = source.expression
+    arrays = unnest.expressions
+    if not names_element(unnest) or len(arrays) != 1 or not isinstance(arrays[0], exp.Column):
+        return None
+    return arrays[0]
+
+
+def star_pattern(star: exp.Expr) -> re.Pattern[str] | None:
+    """The names a star keeps by its ILIKE pattern (Snowflake, DuckDB), or None for all.
+
+    >>> star_pattern(exp.Star(ilike=exp.Literal.string("%e_ail%"))).pattern
+    '(?is).*e.ail.*'
+    """
+    ilike = star.args.get("ilike") if isinstance(star, exp.Star) else None
+    if not isinstance(ilike, exp.Literal):
+        return None
+    parts = (".*" if c == "%" else "." if c == "_" else re.escape(c) for c in ilike.this)
+    return re.compile("(?is)" + "".join(parts))
+
+
+def _admits(node: exp.Expr, name: str) -> bool:
+    star = node.this if isinstance(node, exp.Column) else node
+    pattern = star_pattern(star)
+    return pattern is None or pattern.fullmatch(name) is not None
 
 
 class _Keys:

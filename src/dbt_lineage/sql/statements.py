@@ -40,12 +40,32 @@ def statements(expression: exp.Expr) -> Statement:
     if isinstance(expression, exp.Create):
         return _create(expression)
     if isinstance(expression, exp.Insert):
-        return _insert(expression)
-    if isinstance(expression, exp.Update):
-        return _update(expression)
-    if isinstance(expression, exp.Merge):
-        return _merge(expression)
-    return Statement(None, problem=f"a {expression.key.upper()} statement computes no columns")
+        found = _insert(expression)
+    elif isinstance(expression, exp.Update):
+        found = _update(expression)
+    elif isinstance(expression, exp.Merge):
+        found = _merge(expression)
+    else:
+        return Statement(None, problem=f"a {expression.key.upper()} statement computes no columns")
+    return _with_statement_ctes(expression, found)
+
+
+def _with_statement_ctes(expression: exp.Expr, found: Statement) -> Statement:
+    """The statement's own WITH (``WITH c AS (...) INSERT/UPDATE/MERGE ...``) put in front of
+    the query's, so that the query reads ``c`` as the CTE it is, not as a table."""
+    with_ = expression.args.get("with_")
+    if not isinstance(with_, exp.With) or found.query is None:
+        return found
+    query = found.query
+    inner = query.args.get("with_")
+    ctes = [cte.copy() for cte in with_.expressions]
+    if isinstance(inner, exp.With):
+        ctes += inner.expressions
+    recursive = bool(with_.args.get("recursive")) or bool(
+        isinstance(inner, exp.With) and inner.args.get("recursive")
+    )
+    query.set("with_", exp.With(expressions=ctes, recursive=recursive or None))
+    return found
 
 
 def _create(create: exp.Create) -> Statement:
@@ -78,7 +98,7 @@ def _update(update: exp.Update) -> Statement:
     for assignment in update.expressions:
         if isinstance(assignment, exp.EQ) and isinstance(assignment.this, exp.Column):
             select = select.select(
-                exp.alias_(assignment.expression.copy(), assignment.this.name), copy=False
+                _named(assignment.expression.copy(), assignment.this.name), copy=False
             )
     if not select.expressions:
         return Statement(None, problem="an UPDATE without SET column = value computes nothing")
@@ -134,7 +154,7 @@ def _merge(merge: exp.Merge) -> Statement:
     selects = []
     for condition, written in branches:
         select = exp.select(
-            *[exp.alias_(written[n].copy() if n in written else exp.null(), n) for n in names]
+            *[_named(written[n].copy() if n in written else exp.null(), n) for n in names]
         ).from_(using.copy())
         on_copy = on.copy() if on is not None else None
         select = select.join(target.copy(), on=on_copy, join_type="left")
@@ -153,3 +173,8 @@ def _schema_columns(schema: exp.Schema) -> list[str]:
         for column in schema.expressions
         if isinstance(column, (exp.ColumnDef, exp.Identifier, exp.Column))
     ]
+
+
+def _named(value: exp.Expr, name: str) -> exp.Alias:
+    """``value AS name`` (``exp.alias_`` would name a subquery's table instead)."""
+    return exp.Alias(this=value, alias=exp.to_identifier(name))

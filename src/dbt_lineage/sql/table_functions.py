@@ -11,10 +11,10 @@ from __future__ import annotations
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges
+from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Key
 from dbt_lineage.sql.expr_walk import DIRECT, expr_walk
 from dbt_lineage.sql.pivots import Pivots
-from dbt_lineage.sql.walk_base import alias_columns
+from dbt_lineage.sql.walk_base import alias_columns, names_element
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
@@ -57,6 +57,9 @@ class TableFunctions(Pivots):
             named = named or alias_columns(function)
             offset = function.text("offset")
             return named + ([offset] if offset else []) if named else None
+        if not named and isinstance(expr, exp.TableFromRows) and isinstance(function, exp.Explode):
+            # Snowflake's TABLE(FLATTEN(...)): the columns sqlglot gives LATERAL FLATTEN.
+            named = list(getattr(self.names.sqlglot.parser_class, "FLATTEN_COLUMNS", ()))
         return named or None
 
     def unnest_alias(self, scope: Scope, name: str) -> Scope | None:
@@ -105,10 +108,26 @@ class TableFunctions(Pivots):
             if position >= len(args):
                 return Edges()  # WITH ORDINALITY: a position
             return self.computed_from(scope, args[position])
+        if names_element(unnest) and len(args) == 1:
+            return self._element_field(scope, args[0], name)
         if names:
             detail = f"column {name} is not one of UNNEST {', '.join(names)}"
             return Edges.problem(f"{UnresolvedReason.UNKNOWN_COLUMN.value}: {detail}")
         return self.computed_from(scope, args[0]) if len(args) == 1 else Edges()
+
+    def _element_field(self, scope: Scope, array: exp.Expr, field: str) -> Edges:
+        """Field ``field`` of the elements of ``array`` (BigQuery ``unnest(o.items) as item``
+        then ``item.sku``): the array column, or its nested field where the catalog lists it."""
+        edges = self.computed_from(scope, array)
+        if not isinstance(array, exp.Column):
+            return edges
+        refined: dict[Key, tuple[int, exp.Expr | None]] = {}
+        for (parts, column), step in edges.direct.items():
+            known = self.known.get(parts)
+            stored = known.index.match(f"{column}.{field}")[0] if known is not None else None
+            refined[(parts, stored or column)] = step
+        edges.direct = refined
+        return edges
 
     def _values_column(
         self, scope: Scope, values: exp.Values, names: list[str], name: str

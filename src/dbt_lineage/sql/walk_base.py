@@ -139,7 +139,7 @@ class WalkerBase:
     def using_keys(self, scope: Scope) -> list[tuple[str, list[Source], bool]]:
         raise NotImplementedError
 
-    def owner(self, scope: Scope, name: str) -> Owner:
+    def owner(self, scope: Scope, name: str, before: Scope | None = None) -> Owner:
         raise NotImplementedError
 
     def single_lacking(self, scope: Scope) -> Source | None:
@@ -154,6 +154,9 @@ class WalkerBase:
         raise NotImplementedError
 
     def whole_row(self, scope: Scope, name: str) -> Edges:
+        raise NotImplementedError
+
+    def struct_star(self, scope: Scope, path: list[str]) -> list[str] | None:
         raise NotImplementedError
 
     # -- provided by stars -----------------------------------------------------------------
@@ -280,3 +283,9 @@ def alias_columns(node: exp.Expr | None) -> list[str]:
     if not isinstance(alias, exp.TableAlias):
         return []
     return [col.name for col in alias.columns]
+
+
+def names_element(unnest: exp.Expr) -> bool:
+    """Whether an UNNEST's alias names its element, not a table (BigQuery ``AS item``)."""
+    alias = unnest.args.get("alias")
+    return isinstance(alias, exp.TableAlias) and alias.this is None and len(alias.columns) == 1

@@ -1,0 +1,122 @@
+"""The columns dbt adds to a snapshot derive from its config, checked on real dbt snapshots.
+
+``fixtures/duckdb_constructs`` holds a timestamp snapshot and a check snapshot (with renamed
+added columns); dbt-duckdb builds them, and the values dbt wrote are read back to prove what
+each added column is computed from.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from dbt_lineage.cli import main
+
+pytestmark = pytest.mark.slow
+
+TIMESTAMP = "snapshot.duckdb_constructs.users_snapshot"
+CHECK = "snapshot.duckdb_constructs.events_check_snapshot"
+
+
+@pytest.fixture(scope="module")
+def direct(duckdb_constructs_project: Path) -> dict[str, dict[str, set[tuple[str, str, str]]]]:
+    result = CliRunner().invoke(
+        main.cli, ["build", "--project-dir", str(duckdb_constructs_project), "--no-cache"]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads((duckdb_constructs_project / "target" / "lineage.json").read_text())
+    return {
+        node: {
+            column: {(e["node"].rsplit(".", 1)[-1], e["column"], e["kind"]) for e in edges}
+            for column, edges in document["edges"]["direct"][node].items()
+        }
+        for node in (TIMESTAMP, CHECK)
+    }
+
+
+def test_timestamp_snapshot_columns_derive_from_unique_key_and_updated_at(direct) -> None:
+    columns = direct[TIMESTAMP]
+    assert columns["dbt_scd_id"] == {
+        ("users", "user_id", "transform"),
+        ("users", "signup_ts", "transform"),
+    }
+    for added in ("dbt_updated_at", "dbt_valid_from", "dbt_valid_to"):
+        assert columns[added] == {("users", "signup_ts", "transform")}, added
+
+
+def test_check_snapshot_columns_derive_from_key_expression_and_check_columns(direct) -> None:
+    columns = direct[CHECK]
+    checked = {("events", "event_type", "transform"), ("events", "amount", "transform")}
+    keys = {("events", "event_id", "transform"), ("events", "user_id", "transform")}
+    assert columns["dbt_scd_id"] == keys | checked
+    assert "dbt_valid_from" not in columns, "renamed by snapshot_meta_column_names"
+    for added in ("dbt_updated_at", "valid_start", "valid_end"):
+        assert columns[added] == checked, added
+
+
+def test_the_values_dbt_wrote_are_computed_from_those_columns(
+    duckdb_constructs_project: Path, direct
+) -> None:
+    """dbt's own table: dbt_scd_id hashes user_id and signup_ts, valid_from copies signup_ts."""
+    with duckdb.connect(str(duckdb_constructs_project / "constructs.duckdb"), read_only=True) as db:
+        rows = db.execute(
+            "select dbt_scd_id = md5(coalesce(cast(user_id as varchar), '') || '|' "
+            "|| coalesce(cast(signup_ts as varchar), '')), dbt_valid_from = signup_ts, "
+            "dbt_updated_at = signup_ts from main.users_snapshot"
+        ).fetchall()
+    assert rows and all(all(row) for row in rows)
+
+
+def test_check_cols_all_reads_every_column_but_the_added_ones() -> None:
+    from dbt_lineage.resolve.node_lineage import (
+        ColumnLineage,
+        NodeLineage,
+        SnapshotConfig,
+        UpstreamEdge,
+    )
+    from dbt_lineage.resolve.snapshot_columns import snapshot_columns
+    from dbt_lineage.types import ColumnRef, EdgeKind
+
+    result = NodeLineage("snapshot.p.s")
+    for name in ("ID", "STATUS", "TOTAL"):
+        edge = UpstreamEdge(ColumnRef("source.p.raw", name), EdgeKind.AGGREGATE)
+        result.columns[name] = ColumnLineage(name, upstreams=[edge])
+    snapshot_columns(result, SnapshotConfig(("id",), "check", "", None), "snowflake", {})
+    assert list(result.columns)[3:] == [
+        "DBT_SCD_ID",
+        "DBT_UPDATED_AT",
+        "DBT_VALID_FROM",
+        "DBT_VALID_TO",
+    ]
+    valid_from = {(e.upstream.column, e.kind) for e in result.columns["DBT_VALID_FROM"].upstreams}
+    assert valid_from == {(c, EdgeKind.AGGREGATE) for c in ("ID", "STATUS", "TOTAL")}
+
+
+def test_config_columns_pass_through_a_star_or_are_reported_never_dropped() -> None:
+    from dbt_lineage.resolve.node_lineage import (
+        ColumnLineage,
+        NodeLineage,
+        SnapshotConfig,
+        UpstreamEdge,
+    )
+    from dbt_lineage.resolve.snapshot_columns import snapshot_columns
+    from dbt_lineage.types import ColumnRef, EdgeKind
+
+    config = SnapshotConfig(("id",), "timestamp", "modified_at", ())
+    through = NodeLineage("snapshot.p.s", star_sources=["source.p.raw"])
+    edge = UpstreamEdge(ColumnRef("source.p.raw", "ID"), EdgeKind.IDENTITY)
+    through.columns["ID"] = ColumnLineage("ID", upstreams=[edge])
+    snapshot_columns(through, config, "snowflake", {})
+    scd = {(e.upstream.column, e.kind) for e in through.columns["DBT_SCD_ID"].upstreams}
+    assert scd == {("ID", EdgeKind.TRANSFORM), ("MODIFIED_AT", EdgeKind.TRANSFORM)}
+    assert through.inferred == {"source.p.raw": {"MODIFIED_AT": ""}}, "the source gets it"
+
+    lacking = NodeLineage("snapshot.p.s")
+    lacking.columns["id"] = ColumnLineage("id", upstreams=[edge])
+    snapshot_columns(lacking, config, "duckdb", {})
+    assert lacking.columns["dbt_valid_from"].reason.startswith("unknown_column")
+    assert "modified_at" in lacking.columns["dbt_scd_id"].reason
