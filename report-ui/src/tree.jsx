@@ -1,8 +1,9 @@
 // The model tree: folders (as the project lays them out) holding models, sources, seeds,
 // snapshots and exposures; large folders show their first entries and a "more" button.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { href } from "./route.js";
 import { TypeDot } from "./ui.jsx";
+import { naturalCompare } from "./natural.js";
 
 const PAGE = 200;
 
@@ -22,8 +23,8 @@ function buildTree(model) {
     at.nodes.push(u);
   }
   const sort = (f) => {
-    f.nodes.sort((a, b) => (model.nodeName[a] < model.nodeName[b] ? -1 : 1));
-    f.folders = new Map([...f.folders].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    f.nodes.sort((a, b) => naturalCompare(model.nodeName[a], model.nodeName[b]));
+    f.folders = new Map([...f.folders].sort((a, b) => naturalCompare(a[0], b[0])));
     f.folders.forEach(sort);
   };
   sort(root);
@@ -47,6 +48,16 @@ export function Tree({ model, selected }) {
       return next;
     });
   }, [selected, model]);
+  // Bring the selected node's leaf into view once its folders are open.
+  const body = useRef(null);
+  const scrolled = useRef(-1);
+  useEffect(() => {
+    if (selected < 0 || scrolled.current === selected || !body.current) return;
+    const leaf = body.current.querySelector(".leaf.on");
+    if (!leaf) return;
+    scrolled.current = selected;
+    leaf.scrollIntoView({ block: "center" });
+  });
   const toggle = (path) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -62,11 +73,11 @@ export function Tree({ model, selected }) {
     return out;
   }, [needle, model]);
   return (
-    <aside class="tree">
+    <nav class="tree" aria-label="Model tree">
       <div class="tree-head">
-        <input class="tree-filter" type="search" placeholder="Filter the tree" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        <input class="tree-filter" type="search" placeholder="Filter the tree" aria-label="Filter the tree" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       </div>
-      <div class="tree-body">
+      <div class="tree-body" ref={body}>
         {matches ? (
           matches.length ? (
             matches.map((u) => <Leaf key={u} model={model} node={u} selected={selected} depth={0} />)
@@ -79,17 +90,19 @@ export function Tree({ model, selected }) {
           )
         )}
       </div>
-    </aside>
+    </nav>
   );
 }
 
 function Folder({ model, folder, open, toggle, selected, depth }) {
   const isOpen = open.has(folder.path);
-  const [shown, setShown] = useState(PAGE);
+  const [more, setShown] = useState(PAGE);
+  // A selected node past the first page is shown with the entries before it.
+  const shown = Math.max(more, folder.nodes.indexOf(selected) + 1);
   return (
     <div class="folder">
-      <button class="folder-row" style={{ paddingLeft: 8 + depth * 14 + "px" }} onClick={() => toggle(folder.path)}>
-        <span class={`caret ${isOpen ? "open" : ""}`}>▸</span>
+      <button class="folder-row" style={{ paddingLeft: 8 + depth * 14 + "px" }} onClick={() => toggle(folder.path)} aria-expanded={isOpen ? "true" : "false"}>
+        <span class={`caret ${isOpen ? "open" : ""}`} aria-hidden="true">▸</span>
         <span class="folder-name">{folder.name}</span>
         <span class="count">{folder.count.toLocaleString()}</span>
       </button>
@@ -117,7 +130,7 @@ function Leaf({ model, node, selected, depth }) {
   const id = model.nodeId[node];
   const mark = diff ? (diff.changed.has(id) ? "changed" : diff.impactedModels.has(id) ? "impacted" : "") : "";
   return (
-    <a class={`leaf ${node === selected ? "on" : ""} ${mark}`} style={{ paddingLeft: 22 + depth * 14 + "px" }} href={href("node", id)} title={id}>
+    <a class={`leaf ${node === selected ? "on" : ""} ${mark}`} aria-current={node === selected ? "page" : undefined} style={{ paddingLeft: 22 + depth * 14 + "px" }} href={href("node", id)} title={id}>
       <TypeDot type={model.nodeType[node]} />
       <span class="leaf-name">{model.nodeName[node]}</span>
       {mark && <span class={`mark ${mark}`} />}

@@ -163,6 +163,27 @@ export function dependents(model, node, depth) {
   return found;
 }
 
+// Relations `node` reads, directly or not, by dependency edges: node -> distance.
+export function ancestors(model, node) {
+  const found = new Map();
+  let layer = [node];
+  let level = 0;
+  while (layer.length) {
+    const following = [];
+    for (const child of layer) {
+      for (let i = model.depIn.start[child]; i < model.depIn.start[child + 1]; i++) {
+        const parent = model.depIn.items[i];
+        if (found.has(parent) || parent === node) continue;
+        found.set(parent, level + 1);
+        following.push(parent);
+      }
+    }
+    layer = following;
+    level++;
+  }
+  return found;
+}
+
 // Exposures that read any of `readers` (relation -> distance), with the nearest distance.
 export function exposuresReading(model, readers) {
   const reading = new Map();

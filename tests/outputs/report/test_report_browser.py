@@ -47,7 +47,7 @@ def template_report(template_project: Path, tmp_path_factory: pytest.TempPathFac
 
 
 def _search(page: t.Any, text: str) -> list[str]:
-    box = page.get_by_role("searchbox", name="Search")
+    box = page.get_by_role("combobox", name="Search")
     box.click()
     box.fill(text)
     page.wait_for_selector(".results .result")
