@@ -17,7 +17,7 @@ export function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
     if (stage.current) stage.current.style.transform = `translate(${next.x}px, ${next.y}px) scale(${next.k})`;
   };
   const scene = useMemo(() => buildScene(model, focus, nb, boxMode, hidden), [model, focus, nb, boxMode, hidden]);
-  const titles = useMemo(() => distinctShort(scene.boxes.map((b) => model.nodeName[b.node]), () => TITLE_CHARS), [scene]);
+  const titles = useMemo(() => distinctShort(scene.boxes.map((b) => (b.group ? "" : model.nodeName[b.node])), () => TITLE_CHARS), [scene]);
   const moved = useRef(false);
   const fitView = (whole) => {
     const el = wrap.current;
@@ -95,6 +95,11 @@ export function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
     const v = view.current;
     setView({ ...v, x: v.x + rect.left + rect.width / 2 - (box.left + box.right) / 2, y: v.y + rect.top + rect.height / 2 - (box.top + box.bottom) / 2 });
   };
+  const openGroup = (group) => {
+    const next = new Map(boxMode);
+    for (const node of group.nodes) next.set(node, "collapsed");
+    setBoxMode(next);
+  };
   const setMode = (node, mode) => {
     const next = new Map(boxMode);
     next.set(node, mode);
@@ -125,9 +130,13 @@ export function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
             <path key={p.kind + p.hot} d={p.d} class={`edge kind-${p.kind} ${p.hot ? "hot" : ""}`} />
           ))}
         </svg>
-        {scene.boxes.map((b, i) => (
-          <Box key={b.node} model={model} box={b} title={titles[i]} focus={focus} setMode={setMode} />
-        ))}
+        {scene.boxes.map((b, i) =>
+          b.group ? (
+            <GroupBox key={"g" + b.folder + b.distance} box={b} open={() => openGroup(b)} />
+          ) : (
+            <Box key={b.node} model={model} box={b} title={titles[i]} focus={focus} setMode={setMode} />
+          ),
+        )}
       </div>
       <div class="explorer-tools">
         <button class="btn small" onClick={() => fitView(true)} data-testid="fit" title="Show the whole drawing (0)">Fit</button>
@@ -136,7 +145,24 @@ export function Explorer({ model, focus, nb, hidden, boxMode, setBoxMode }) {
       </div>
       <div class="explorer-foot small">
         {plural(scene.boxes.length, "relation")} · {plural(scene.columnCount, "column")} shown · {plural(scene.edgeCount, "edge")}
-        {scene.collapsed > 0 && ` · ${plural(scene.collapsed, "far relation")} folded (▾ opens)`} · drag to pan, scroll to zoom, click a column to follow it
+        {scene.collapsed > 0 && ` · ${plural(scene.collapsed, "far relation")} folded (▾ opens)`}
+        {scene.grouped > 0 && ` · ${plural(scene.grouped, "relation")} grouped by folder (Show opens)`} · drag to pan, scroll to zoom, click a column to follow it
+      </div>
+    </div>
+  );
+}
+
+// Folded relations of one folder at one distance, as one box with their count.
+function GroupBox({ box, open }) {
+  const where = box.distance < 0 ? `${-box.distance} up` : `${box.distance} down`;
+  return (
+    <div class="box collapsed group" style={{ left: box.x + "px", top: box.y + "px", width: BOX_W + "px", height: box.h + "px" }} data-group={box.folder}>
+      <div class="box-head">
+        <span class="box-title" title={box.folder}>{plural(box.nodes.length, "relation")}</span>
+        <span class="box-sub" title={box.folder}>{box.folder} · {where}</span>
+        <span class="box-tools">
+          <button onClick={open} aria-label={`Show the ${box.nodes.length} relations of ${box.folder}, ${where}`}>Show</button>
+        </span>
       </div>
     </div>
   );

@@ -5,7 +5,7 @@ import { walk } from "./walk.js";
 import { nodeInfo } from "./data.js";
 import { ColumnLink, CopyButton, ExternalUrl, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
 
-const PAGE = 30;
+const PAGE = 20;
 const EXPOSURE_ICONS = { dashboard: "▦", notebook: "✎", ml: "⚙", application: "▣", analysis: "∑" };
 
 export function ImpactPanel({ model, target, rows }) {

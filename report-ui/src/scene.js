@@ -1,8 +1,9 @@
 // The column explorer's drawing: one box per relation on the path, the path's columns as rows,
 // and the edges between rows, with level of detail so that the heaviest column of a
-// 3,000-model project stays a few thousand DOM nodes: past ROW_BUDGET rows, the boxes
-// farthest from the focus collapse to their header with a count (expanded on demand), and
-// the edges of each kind are one SVG path. Small drawings are placed by dagre; larger ones by
+// 3,000-model project stays a few thousand DOM nodes: past ROW_BUDGET rows or OPEN_BOXES
+// boxes with rows, the boxes farthest from the focus fold to their header with a count;
+// past BOX_BUDGET boxes, folded ones gather by folder (each expanded on demand); and the
+// edges of each kind are one SVG path. Small drawings are placed by dagre; larger ones by
 // a layered layout (columns by signed distance, ordered by the barycentre of their
 // neighbours), which takes milliseconds where dagre takes seconds.
 import dagre from "@dagrejs/dagre";
@@ -11,7 +12,9 @@ import { columnsOf } from "./data.js";
 export const BOX_W = 220;
 export const HEAD_H = 40;
 export const ROW_H = 24;
-const ROW_BUDGET = 300;
+const ROW_BUDGET = 240;
+const OPEN_BOXES = 80;
+const BOX_BUDGET = 120;
 const DAGRE_MAX_BOXES = 40;
 const DAGRE_MAX_EDGES = 400;
 const GAP_X = 90;
@@ -42,16 +45,22 @@ function relationsOf(model, nb) {
 // Boxes whose rows are left out to keep the drawing light: farthest first, widest first.
 function autoCollapsed(model, relations, focusNode, boxMode) {
   let rows = 0;
-  for (const r of relations.values()) if (!boxMode.has(r.node)) rows += r.cols.size;
+  let open = 0;
+  for (const r of relations.values()) {
+    if (boxMode.has(r.node) || !r.cols.size) continue;
+    rows += r.cols.size;
+    open++;
+  }
   const out = new Set();
-  if (rows <= ROW_BUDGET) return out;
+  if (rows <= ROW_BUDGET && open <= OPEN_BOXES) return out;
   const order = [...relations.values()]
     .filter((r) => r.node !== focusNode && !boxMode.has(r.node) && r.cols.size > 0)
     .sort((a, b) => Math.abs(b.distance) - Math.abs(a.distance) || b.cols.size - a.cols.size || a.node - b.node);
   for (const r of order) {
-    if (rows <= ROW_BUDGET) break;
+    if (rows <= ROW_BUDGET && open <= OPEN_BOXES) break;
     out.add(r.node);
     rows -= r.cols.size;
+    open--;
   }
   return out;
 }
@@ -89,10 +98,21 @@ export function buildScene(model, focus, nb, boxMode, hidden) {
   for (const [node, readers] of exposures) {
     boxes.push({ node, mode: "collapsed", rows: [], h: HEAD_H, onPath: 0, distance: 1, exposure: true, readers });
   }
+  const groups = groupFolded(model, boxes, boxMode);
+  const boxOf = new Map();
+  for (const b of boxes) boxOf.set(b.node, b.node);
+  for (const g of groups) {
+    for (const node of g.nodes) boxOf.set(node, g.node);
+  }
+  const shown = boxes.filter((b) => boxOf.get(b.node) === b.node).concat(groups);
+  boxes.length = 0;
+  boxes.push(...shown);
   const visible = nb.edges.filter((e) => !hidden.has(e.kind));
   const rowEdges = nb.rowEdges.filter((e) => !hidden.has(e.kind));
   const links = new Map(); // relation -> relations it feeds, for the layout
-  const link = (a, b) => {
+  const link = (from, to) => {
+    const a = boxOf.get(from);
+    const b = boxOf.get(to);
     if (a === b) return;
     if (!links.has(a)) links.set(a, new Set());
     links.get(a).add(b);
@@ -115,20 +135,20 @@ export function buildScene(model, focus, nb, boxMode, hidden) {
   const rowIndex = new Map();
   for (const b of boxes) b.rows.forEach((r, i) => rowIndex.set(r.col, i));
   const anchor = (col, side) => {
-    const b = byNode.get(model.colNode[col]);
+    const b = byNode.get(boxOf.get(model.colNode[col]));
     const x = side === "out" ? b.x + BOX_W : b.x;
     const index = rowIndex.get(col);
     const y = b.mode === "collapsed" || index === undefined ? b.y + HEAD_H / 2 : b.y + HEAD_H + index * ROW_H + ROW_H / 2 + 2;
     return [x, y];
   };
   // One path per kind (and one for the focus column's own edges): a few DOM nodes in all.
-  const groups = new Map();
+  const strokes = new Map();
   const add = (kind, hot, [x1, y1], [x2, y2]) => {
     const key = kind + (hot ? " hot" : "");
     const dx = Math.max(40, Math.abs(x2 - x1) / 2);
     const d = `M${x1},${y1}C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
-    if (!groups.has(key)) groups.set(key, { kind, hot, parts: [] });
-    groups.get(key).parts.push(d);
+    if (!strokes.has(key)) strokes.set(key, { kind, hot, parts: [] });
+    strokes.get(key).parts.push(d);
   };
   const seen = new Set();
   let edgeCount = 0;
@@ -142,23 +162,51 @@ export function buildScene(model, focus, nb, boxMode, hidden) {
     add(e.kind, e.src === focus || e.dst === focus, a, b);
   }
   for (const e of rowEdges) {
-    const b = byNode.get(e.node);
+    const b = byNode.get(boxOf.get(e.node));
+    const a = anchor(e.src, "out");
+    const key = `${a}|${b.node}|${e.kind}`;
     edgeCount++;
-    add(e.kind, false, anchor(e.src, "out"), [b.x, b.y + HEAD_H / 2]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    add(e.kind, false, a, [b.x, b.y + HEAD_H / 2]);
   }
   for (const [node, readers] of exposures) {
-    const b = byNode.get(node);
+    const b = byNode.get(boxOf.get(node));
     for (const reader of readers) {
-      const a = byNode.get(reader);
+      const a = byNode.get(boxOf.get(reader));
       edgeCount++;
       add("depends", false, [a.x + BOX_W, a.y + HEAD_H / 2], [b.x, b.y + HEAD_H / 2]);
     }
   }
-  const paths = [...groups.values()].map((g) => ({ kind: g.kind, hot: g.hot, d: g.parts.join("") }));
+  const paths = [...strokes.values()].map((g) => ({ kind: g.kind, hot: g.hot, d: g.parts.join("") }));
   const focusPoint = byNode.has(focusNode) ? anchor(focus, "in") : null;
   let columnCount = 0;
   for (const b of boxes) columnCount += b.rows.length;
-  return { boxes, paths, edgeCount, width, height, focusPoint, columnCount, collapsed: collapsedByBudget.size };
+  const grouped = groups.reduce((n, g) => n + g.nodes.length, 0);
+  return { boxes, paths, edgeCount, width, height, focusPoint, columnCount, collapsed: collapsedByBudget.size, grouped };
+}
+
+// Past BOX_BUDGET boxes, folded boxes (no rows, not opened by the user) beyond the nearest
+// ones gather into one box per distance and folder, with a count: 1,300 readers of a date
+// column are a dozen boxes, each opened on demand.
+function groupFolded(model, boxes, boxMode) {
+  // Boxes the user opened come on top of the budget: opening a group hides nothing else.
+  const budget = BOX_BUDGET + boxMode.size;
+  if (boxes.length <= budget) return [];
+  const foldable = (b) => b.mode === "collapsed" && !b.exposure && !b.hasFocus && !boxMode.has(b.node);
+  const kept = boxes.filter((b) => !foldable(b)).length;
+  const candidates = boxes.filter(foldable).sort((a, b) => Math.abs(a.distance) - Math.abs(b.distance) || a.node - b.node);
+  const byKey = new Map();
+  candidates.slice(Math.max(0, budget - kept)).forEach((b) => {
+    const folder = model.nodeFolder[b.node];
+    const key = `${b.distance}\u0000${folder}`;
+    if (!byKey.has(key)) byKey.set(key, { distance: b.distance, folder, nodes: [] });
+    byKey.get(key).nodes.push(b.node);
+  });
+  return [...byKey.values()].map((g, i) => ({
+    node: -(i + 1), group: true, nodes: g.nodes, folder: g.folder, distance: g.distance,
+    mode: "collapsed", rows: [], h: HEAD_H, onPath: 0,
+  }));
 }
 
 function dagreLayout(boxes, links) {

@@ -5,7 +5,7 @@ import { href } from "./route.js";
 import { TypeDot } from "./ui.jsx";
 import { naturalCompare } from "./natural.js";
 
-const PAGE = 200;
+const PAGE = 100;
 
 function buildTree(model) {
   const root = { name: "", path: "", folders: new Map(), nodes: [], count: 0 };

@@ -1,9 +1,10 @@
 """A large synthetic graph with the shapes that broke the report at 3,000 models (issue 20).
 
 On top of ``synthetic_graph``: a relation of 90 columns, a column name held by 60 relations,
-two relations and two columns whose long names differ only at the end, an installed
-package's model sorted before the project's own, exposures with a long name, a long https
-URL and a ``javascript:`` URL, a deep folder and a diagnostic whose message has no spaces.
+two relations and two columns whose long names differ only in the middle, a column read by
+every third model, an installed package's model sorted before the project's own, exposures
+with a long name, a long https URL and a ``javascript:`` URL, a deep folder and a diagnostic
+whose message has no spaces.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ MART = "model.synth.m_3200"
 LONG_EXPOSURE = "exposure.synth." + "quarterly_board_pack_" * 6 + "dashboard"
 UNSAFE_EXPOSURE = "exposure.synth.unsafe_link"
 LONG_URL = "https://bi.example.com/dashboards/" + "segment-" * 40 + "end"
+HUB = ColumnRef("source.synth.raw.src_0", "col_0")
+"""A date-spine-like column: read by every third model."""
 DEEP_FOLDER = "models/" + "/".join(f"subject_area_with_a_long_name_{i}" for i in range(6))
 
 
@@ -95,5 +98,11 @@ def crowded_graph() -> LineageGraph:
             f"{DEEP_FOLDER}/plan_forecast_by_stage_and_quarter_quarterly_v1.sql",
         )
     )
+    for i in range(0, 4000, 3):
+        reader = f"model.synth.m_{i}"
+        graph.edges.append(LineageEdge(HUB.node_id, reader, EdgeType.DEPENDS))
+        graph.edges.append(
+            LineageEdge(HUB, ColumnRef(reader, "col_5"), EdgeType.DIRECT, EdgeKind.TRANSFORM)
+        )
     graph.diagnostics.append(Diagnostic(WIDE, "unsupported_sql", "a diagnostic at the page's end"))
     return graph

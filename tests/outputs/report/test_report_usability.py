@@ -10,6 +10,7 @@ explorer has a Fit button; the folder legend repeats no colour.
 
 from __future__ import annotations
 
+import collections
 import re
 import typing as t
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.outputs.report.browser import browser, open_report, save_screenshot
 
 from dbt_lineage.graph.model import EdgeType, LineageGraph
 from dbt_lineage.outputs.report.report_html import report_html
+from dbt_lineage.types import ColumnRef
 
 pytestmark = pytest.mark.slow
 
@@ -97,7 +99,7 @@ def test_a_bare_column_name_lists_every_exact_match_first_and_pages(
     more = page.locator(".results .more-results")
     assert "more" in more.inner_text()
     more.dispatch_event("mousedown")
-    page.wait_for_function("document.querySelectorAll('.results .result-label').length > 40")
+    page.wait_for_function("() => document.querySelectorAll('.results .result-label').length > 40")
     labels = [
         label.replace("\n", "")
         for label in page.locator(".results .result .result-label").all_inner_texts()
@@ -280,3 +282,62 @@ def test_the_folder_legend_repeats_no_colour(chromium: t.Any, report: Path) -> N
     assert swatches.count() == 14
     colours = swatches.evaluate_all("items => items.map(i => getComputedStyle(i).backgroundColor)")
     assert len(set(colours)) == len(colours), colours
+
+
+_SAW_PROGRESS = """() => { window.__sawProgress = false;
+  new MutationObserver(() => { if (document.querySelector('.working[role=status]'))
+    window.__sawProgress = true; }).observe(document.body, { childList: true, subtree: true }); }"""
+_NODES = """() => { const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+  let n = 0; while (w.nextNode()) n++; return n; }"""
+
+
+def test_the_heaviest_columns_settle_light_after_showing_progress(
+    chromium: t.Any, report: Path, graph: LineageGraph
+) -> None:
+    readers: dict[ColumnRef, list[ColumnRef]] = collections.defaultdict(list)
+    for edge in graph.edges:
+        if edge.type is EdgeType.DIRECT:
+            readers[t.cast(ColumnRef, edge.source)].append(t.cast(ColumnRef, edge.target))
+
+    def reach(ref: ColumnRef) -> int:
+        seen, stack = {ref}, [ref]
+        while stack:
+            for nxt in readers.get(stack.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return len(seen)
+
+    busiest = sorted(readers, key=lambda ref: -len(readers[ref]))[:40]
+    heaviest = sorted(busiest, key=lambda ref: (-reach(ref), ref))[:3]
+    assert heaviest[0] == crowded.HUB
+    opened = open_report(chromium, report)
+    page = opened.page
+    for ref in heaviest:
+        page.evaluate(_SAW_PROGRESS)
+        _goto(page, report, f"#/column/{ref.node_id}/{ref.column}")
+        page.wait_for_selector(f"[data-testid=explorer] .box-row.focus[data-col='{ref.column}']")
+        page.wait_for_selector("[data-testid=impact]")
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__sawProgress"), ref
+        assert page.evaluate(_NODES) <= 8000, ref
+        assert page.locator(".box").count() > 20, ref  # a heavy column indeed
+    # The hub's 1,300 readers are gathered by folder; a group opens on demand.
+    _goto(page, report, f"#/column/{crowded.HUB.node_id}/{crowded.HUB.column}")
+    page.wait_for_selector("[data-testid=explorer] .box.group")
+    group = page.locator(".box.group").first
+    folder = group.get_attribute("data-group")
+    readers = {t.cast(ColumnRef, e.target).node_id for e in graph.edges if e.source == crowded.HUB}
+    members = [
+        reader
+        for reader in sorted(readers)
+        if graph.nodes[reader].path.rsplit("/", 1)[0] == folder  # type: ignore[attr-defined]
+    ]
+    hidden = [m for m in members if page.locator(f".box[data-node='{m}']").count() == 0]
+    assert hidden
+    group.get_by_role("button").focus()  # by keyboard: the drawing pans to the button
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".box[data-node='{hidden[0]}']")
+    for member in members:
+        assert page.locator(f".box[data-node='{member}']").count() == 1
+    assert opened.errors == []
