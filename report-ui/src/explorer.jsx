@@ -220,7 +220,7 @@ function Box({ model, box, title, focus, setMode }) {
         {!box.exposure && (
           <span class="box-tools">
             {box.mode !== "all" && total > box.rows.length && box.mode !== "collapsed" && (
-              <button title={`Show all ${total} columns`} aria-label={`Show all ${total} columns of ${name}`} onClick={() => setMode(node, "all")}>+{total - box.rows.length}</button>
+              <button title={`Show all ${total} columns`} aria-label={`+${total - box.rows.length}: show all ${total} columns of ${name}`} onClick={() => setMode(node, "all")}>+{total - box.rows.length}</button>
             )}
             {box.mode === "all" && <button title="Only the columns on the path" aria-label={`Only the columns of ${name} on the path`} onClick={() => setMode(node, "path")}>−</button>}
             {box.mode !== "collapsed" ? (

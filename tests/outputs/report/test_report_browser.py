@@ -11,12 +11,10 @@ import typing as t
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from tests.outputs.report.browser import browser, open_report, save_screenshot
+from tests.outputs.report.browser import open_report, save_screenshot
 from tests.outputs.report.synthetic import synthetic_graph
 from tests.queries.shop_graph import LEGACY, ORDERS, STG_ORDERS, shop_graph
 
-from dbt_lineage.cli import main
 from dbt_lineage.graph.model import ColumnNode, RelationNode
 from dbt_lineage.outputs.report.project_facts import ProjectFacts
 from dbt_lineage.outputs.report.report_html import report_html
@@ -28,22 +26,6 @@ HOSTILE = (
     "</script><script>window.__pwned = 1</script>"
     '<img src=x onerror="window.__pwned = 2"><b>not bold</b>'
 )
-
-
-@pytest.fixture(scope="module")
-def chromium() -> t.Iterator[t.Any]:
-    with browser() as instance:
-        yield instance
-
-
-@pytest.fixture(scope="module")
-def template_report(template_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("report") / "lineage.html"
-    result = CliRunner().invoke(
-        main.cli, ["report", "--project-dir", str(template_project), "--output", str(output)]
-    )
-    assert result.exit_code == 0, result.output
-    return output
 
 
 def _search(page: t.Any, text: str) -> list[str]:

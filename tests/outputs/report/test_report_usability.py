@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from tests.outputs.report import crowded
-from tests.outputs.report.browser import browser, open_report, save_screenshot
+from tests.outputs.report.browser import open_report, save_screenshot
 
 from dbt_lineage.graph.model import EdgeType, LineageGraph
 from dbt_lineage.outputs.report.report_html import report_html
@@ -30,12 +30,6 @@ _NO_SIDEWAYS = (
 )
 _CLIPPED = """sel => [...document.querySelectorAll(sel)]
     .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> t.Iterator[t.Any]:
-    with browser() as instance:
-        yield instance
 
 
 @pytest.fixture(scope="module")
