@@ -2,9 +2,10 @@
 
 axe-core comes from report-ui/node_modules (``npm ci`` installs it with the UI's lockfile);
 the page's CSP forbids any script but its own, so these pages open in a context that
-bypasses the CSP only to let axe in. Each view of the template project's report and of a
-4,000-model synthetic report must have no serious or critical violation; the graph's
-columns must be reachable by Tab from the skip link and followed with Enter.
+bypasses the CSP only to let axe in. Each view of the template project's report, of a
+4,000-model synthetic report and of a diff report must have no serious or critical
+violation; the graph's columns must be reachable by Tab from the skip link and followed
+with Enter.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 from tests.outputs.report import crowded
 from tests.outputs.report.browser import REPO
+from tests.outputs.report.shop_diff import shop_diff
+from tests.queries.shop_graph import STG_ORDERS, shop_graph
 
 from dbt_lineage.outputs.report.report_html import report_html
 
@@ -98,6 +101,18 @@ def crowded_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_every_view_of_a_large_report_passes_axe(chromium: t.Any, crowded_report: Path) -> None:
     _check_views(_axe_page(chromium), crowded_report, CROWDED_VIEWS)
+
+
+def test_the_diff_views_pass_axe(chromium: t.Any, tmp_path: Path) -> None:
+    path = tmp_path / "diff.html"
+    path.write_text(report_html(shop_graph(), diff=shop_diff()), encoding="utf-8")
+    views = (
+        ("#/diff", "[data-testid=diff]"),
+        (f"#/diff/{STG_ORDERS}", "[data-testid=side-by-side]"),
+        (f"#/column/{STG_ORDERS}/amount_usd", "[data-testid=impact]"),
+        ("#/overview", "canvas.dag"),
+    )
+    _check_views(_axe_page(chromium), path, views)
 
 
 def test_the_graph_columns_are_reached_by_keyboard(chromium: t.Any, template_report: Path) -> None:
