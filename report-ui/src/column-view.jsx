@@ -56,7 +56,10 @@ export function ColumnView({ model, col }) {
       </div>
       <div class="explorer-split">
         {traced ? (
-          <Explorer model={model} focus={col} nb={traced.nb} hidden={hidden} boxMode={boxMode} setBoxMode={setBoxMode} />
+          // The walk and the drawing in tasks of their own: neither blocks the page long.
+          <Deferred token={traced} label="Drawing the lineage…" wrap="explorer">
+            {() => <Explorer model={model} focus={col} nb={traced.nb} hidden={hidden} boxMode={boxMode} setBoxMode={setBoxMode} />}
+          </Deferred>
         ) : (
           <div class="explorer"><Working label="Tracing the column's lineage…" /></div>
         )}

@@ -156,9 +156,10 @@ export function Working({ label }) {
   );
 }
 
-export function Deferred({ token, label, children }) {
+export function Deferred({ token, label, children, wrap }) {
   const ready = useDeferred(token, () => true);
-  return ready ? children() : <Working label={label} />;
+  if (ready) return children();
+  return wrap ? <div class={wrap}><Working label={label} /></div> : <Working label={label} />;
 }
 
 // An http(s) URL is a link that opens outside the report; any other scheme stays text.
