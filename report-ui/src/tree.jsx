@@ -94,11 +94,42 @@ export function Tree({ model, selected }) {
   );
 }
 
+const AROUND = 10;
+
 function Folder({ model, folder, open, toggle, selected, depth }) {
   const isOpen = open.has(folder.path);
-  const [more, setShown] = useState(PAGE);
-  // A selected node past the first page is shown with the entries before it.
-  const shown = Math.max(more, folder.nodes.indexOf(selected) + 1);
+  const [shown, setShown] = useState(PAGE);
+  // Subfolders then entries, a page at a time (a folder may hold thousands of either); the
+  // selected node, or the subfolder that holds it, is shown with a few entries around it.
+  const folders = [...folder.folders.values()];
+  const total = folders.length + folder.nodes.length;
+  let target = -1;
+  if (isOpen && selected >= 0) {
+    const at = model.nodeFolder[selected].split("/").filter((p) => p && p !== ".").join("/");
+    const sub = folders.findIndex((f) => at === f.path || at.startsWith(f.path + "/"));
+    const leaf = folder.nodes.indexOf(selected);
+    target = sub >= 0 ? sub : leaf >= 0 ? folders.length + leaf : -1;
+  }
+  const ranges = [[0, Math.min(shown, total)]];
+  if (target >= shown) ranges.push([Math.max(shown, target - AROUND), Math.min(total, target + AROUND + 1)]);
+  const entry = (i) =>
+    i < folders.length ? (
+      <Folder key={folders[i].path} model={model} folder={folders[i]} open={open} toggle={toggle} selected={selected} depth={depth + 1} />
+    ) : (
+      <Leaf key={folder.nodes[i - folders.length]} model={model} node={folder.nodes[i - folders.length]} selected={selected} depth={depth + 1} />
+    );
+  const more = (from, to, key) => (
+    <button key={key} class="more" style={{ paddingLeft: 22 + (depth + 1) * 14 + "px" }} onClick={() => setShown(Math.max(shown + PAGE * 5, to))}>
+      {(to - from).toLocaleString()} more…
+    </button>
+  );
+  const body = [];
+  ranges.forEach(([from, to], r) => {
+    if (r > 0 && from > ranges[r - 1][1]) body.push(more(ranges[r - 1][1], from, "gap"));
+    for (let i = from; i < to; i++) body.push(entry(i));
+  });
+  const end = ranges[ranges.length - 1][1];
+  if (end < total) body.push(more(end, total, "end"));
   return (
     <div class="folder">
       <button class="folder-row" style={{ paddingLeft: 8 + depth * 14 + "px" }} onClick={() => toggle(folder.path)} aria-expanded={isOpen ? "true" : "false"}>
@@ -106,21 +137,7 @@ function Folder({ model, folder, open, toggle, selected, depth }) {
         <span class="folder-name">{folder.name}</span>
         <span class="count">{folder.count.toLocaleString()}</span>
       </button>
-      {isOpen && (
-        <div>
-          {[...folder.folders.values()].map((f) => (
-            <Folder key={f.path} model={model} folder={f} open={open} toggle={toggle} selected={selected} depth={depth + 1} />
-          ))}
-          {folder.nodes.slice(0, shown).map((u) => (
-            <Leaf key={u} model={model} node={u} selected={selected} depth={depth + 1} />
-          ))}
-          {folder.nodes.length > shown && (
-            <button class="more" style={{ paddingLeft: 22 + (depth + 1) * 14 + "px" }} onClick={() => setShown(shown + PAGE * 5)}>
-              {(folder.nodes.length - shown).toLocaleString()} more…
-            </button>
-          )}
-        </div>
-      )}
+      {isOpen && <div>{body}</div>}
     </div>
   );
 }
