@@ -94,9 +94,13 @@ def heavy_lines(run: HeavyRun) -> list[str]:
     lines = [f"  page load: longest task {run.load_longest_ms:6.0f} ms"]
     for item in run.columns:
         ratio = item.longest_ms / run.load_longest_ms if run.load_longest_ms else float("inf")
+        task = (
+            f"longest task {item.longest_ms:5.0f} ms = {ratio:.2f}x the page load's"
+            if item.longest_ms
+            else "no task over 50 ms"
+        )
         lines.append(
             f"  {item.column} ({item.edges} edges): on screen {item.drawn_ms:6.0f} ms, "
-            f"{item.nodes:,} DOM nodes (floor <= 8,000), longest task {item.longest_ms:5.0f} ms "
-            f"= {ratio:.2f}x the page load's (floor <= 1.5)"
+            f"{item.nodes:,} DOM nodes (floor <= 8,000), {task} (floor <= 1.5x)"
         )
     return lines
