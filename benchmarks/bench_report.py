@@ -13,7 +13,12 @@ Chromium and prints:
   painted frame with its graph and impact panel, median and max over ``--columns`` columns;
 - (ours) panning the model overview at three zoom levels (folders, nodes, names and edges):
   the longest frame and the 95th percentile, from ``requestAnimationFrame`` timestamps;
-- requests made, and whether the page crashed.
+- requests made, and whether the page crashed;
+- (issue 20) generation: wall seconds and peak memory of ``dbt-lineage report``; and, for
+  the columns with the most edges in lineage.json, DOM nodes and the longest main-thread
+  task once the column's view settles, against the longest task of loading the page
+  (``report_heavy.py``). ``--gitlab DIR`` adds GitLab's manifest (unpacked into
+  ``DIR/target/manifest.json``; built first when lineage.json is missing).
 
 The floors (issue 8): at 1,000 models our file at most 1/3 of colibri's, search usable no
 later than colibri's, a column's lineage drawn within 200 ms; at 10,000 models a file of at
@@ -22,6 +27,7 @@ most 40 MB, search usable within 5 s, no frame longer than 500 ms while panning.
 Usage::
 
     python benchmarks/bench_report.py [--sizes 1000,10000] [--colibri-sizes 1000] [--out DIR]
+        [--gitlab /tmp/gl-report] [--heavy 3]
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from pathlib import Path
 from benchkit.colibri import OUTPUT_DIR, colibri_executable, run_colibri
 from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import run_measured
+from report_heavy import heavy_lines, measure_heavy
 from synth_dbt import generate_project
 
 HERE = Path(__file__).resolve().parent
@@ -94,6 +101,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--columns", type=int, default=12, help="columns to select and draw")
     parser.add_argument("--chromium", default="/usr/bin/chromium", help="the Chromium binary")
     parser.add_argument("--colibri-venv", default="/tmp/colibri-venv", help="dbt-colibri venv")
+    parser.add_argument("--gitlab", default="", help="a project folder holding GitLab's manifest")
+    parser.add_argument("--heavy", type=int, default=3, help="heaviest columns to open")
     dbt_lineage_option(parser)
     return parser.parse_args(argv)
 
@@ -186,6 +195,32 @@ def _line(label: str, o: Opened) -> str:
     return " | ".join(parts)
 
 
+def _generate(args: argparse.Namespace, project: Path) -> tuple[Path, str]:
+    """Write ``project``'s report; the figures of the run as a line."""
+    run = run_measured([args.dbt_lineage, "report", "--project-dir", str(project)])
+    if run.returncode:
+        raise SystemExit(f"dbt-lineage report failed:\n{run.output[-2000:]}")
+    html = project / "target" / "lineage.html"
+    line = (
+        f"report written in {run.seconds:.1f} s wall, peak RSS {run.max_rss_mb:.0f} MB "
+        f"(floors at 10,000 models: <= 10 s, <= 500 MB), {html.stat().st_size / 1e6:.2f} MB file"
+    )
+    return html, line
+
+
+def _gitlab(args: argparse.Namespace) -> Path | None:
+    if not args.gitlab:
+        return None
+    project = Path(args.gitlab)
+    if not (project / "target" / "manifest.json").is_file():
+        raise SystemExit(f"no target/manifest.json in {project}: unpack GitLab's manifest there")
+    if not (project / "target" / "lineage.json").is_file():
+        run = run_measured([args.dbt_lineage, "build", "--project-dir", str(project)])
+        if run.returncode:
+            raise SystemExit(f"dbt-lineage build failed on {project}:\n{run.output[-2000:]}")
+    return project
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     from playwright.sync_api import sync_playwright
@@ -195,13 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     colibri = colibri_executable(args.colibri_venv)
     if colibri is None and colibri_sizes:
         print(f"dbt-colibri not found in {args.colibri_venv}: see benchmarks/README.md")
-    files: list[tuple[int, Path, Path, Path | None, float]] = []
+    files: list[tuple[str, Path, Path, Path | None, str]] = []
+    gitlab = _gitlab(args)
+    if gitlab is not None:
+        html, line = _generate(args, gitlab)
+        files.append(("GitLab", gitlab, html, None, line))
     for n in sizes:
         project = _project(args, n)
-        html = project / "target" / "lineage.html"
-        run = run_measured([args.dbt_lineage, "report", "--project-dir", str(project)])
-        if run.returncode:
-            raise SystemExit(f"dbt-lineage report failed:\n{run.output[-2000:]}")
+        html, line = _generate(args, project)
         theirs = None
         if colibri is not None and n in colibri_sizes:
             index = project / OUTPUT_DIR / "index.html"
@@ -210,11 +246,15 @@ def main(argv: list[str] | None = None) -> int:
                 if colibri_run.returncode:
                     print(f"colibri failed on {n} models:\n{colibri_run.output[-1000:]}")
             theirs = index if index.is_file() else None
-        files.append((n, project, html, theirs, run.seconds))
+        files.append((f"{n:,} models", project, html, theirs, line))
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        for n, project, html, theirs, seconds in files:
-            print(f"\n{n:,} models (report written in {seconds:.1f} s wall)")
+        for label, project, html, theirs, line in files:
+            print(f"\n{label}: {line}")
+            lineage = project / "target" / "lineage.json"
+            print("\n".join(heavy_lines(measure_heavy(browser, html, lineage, args.heavy))))
+            if label == "GitLab":
+                continue
             ours = _ours(browser, html, project, args.columns)
             print(_line("dbt-lineage report", ours))
             if theirs is None:

@@ -1,9 +1,9 @@
 // The page: a header with the search palette and the views, the model tree, and the view
 // the URL fragment names.
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { go, href, useRoute } from "./route.js";
 import { searchIndex } from "./search.js";
-import { TypeBadge, TypeDot } from "./ui.jsx";
+import { SearchBox } from "./search-box.jsx";
 import { Tree } from "./tree.jsx";
 import { OverviewView } from "./overview-view.jsx";
 import { NodePage } from "./node-page.jsx";
@@ -15,6 +15,11 @@ import { columnIndex } from "./data.js";
 export function App({ model }) {
   const route = useRoute();
   const [treeOpen, setTreeOpen] = useState(true);
+  const main = useRef(null);
+  // A new page starts at its top (a deep link to a column then scrolls to its row).
+  useLayoutEffect(() => {
+    if (main.current) main.current.scrollTop = 0;
+  }, [route]);
   const index = useMemo(() => searchIndex(model), [model]);
   useEffect(() => {
     // Prepare the search index while the user looks at the first screen.
@@ -40,6 +45,7 @@ export function App({ model }) {
   else body = <OverviewView model={model} selected={model.byId.get(route.args[0]) ?? -1} />;
   return (
     <div class="shell">
+      <a class="skip-link" href="#main-view" onClick={skipToMain}>Skip to the main view</a>
       <header class="top">
         <button class="tree-toggle" onClick={() => setTreeOpen(!treeOpen)} title={treeOpen ? "Hide the model tree" : "Show the model tree"} aria-label="Toggle the model tree">
           ☰
@@ -67,7 +73,7 @@ export function App({ model }) {
       </header>
       <div class="main">
         {treeOpen && <Tree model={model} selected={selectedNode} />}
-        <main class="view">{body}</main>
+        <main class="view" id="main-view" tabIndex={-1} ref={main}>{body}</main>
       </div>
     </div>
   );
@@ -84,10 +90,23 @@ function counts(model) {
   return parts.join(" · ");
 }
 
+// The skip link must not change the fragment: the fragment is the route.
+function skipToMain(e) {
+  e.preventDefault();
+  const target = document.getElementById("main-view");
+  const first = target && target.querySelector("[data-skip-target], a[href], button, input, select, [tabindex='0']");
+  (first || target).focus();
+}
+
+// The Columns tab: the selected node's first column, else the first model of the root
+// project (not of an installed package) that has columns.
 function firstColumnLink(model, node) {
   let n = node;
   if (n < 0 || model.colStart[n] === model.colStart[n + 1]) {
-    n = model.nodeType.findIndex((t, i) => t === "model" && model.colStart[i] < model.colStart[i + 1]);
+    const hasColumns = (i) => model.nodeType[i] === "model" && model.colStart[i] < model.colStart[i + 1];
+    const root = model.meta.project;
+    n = model.nodeType.findIndex((t, i) => hasColumns(i) && (model.nodePackage[i] === root || !model.nodePackage[i]));
+    if (n < 0) n = model.nodeType.findIndex((t, i) => hasColumns(i));
   }
   if (n < 0) return href("overview");
   return href("column", model.nodeId[n], model.colName[model.colStart[n]]);
@@ -97,110 +116,6 @@ function NotFound({ text }) {
   return (
     <div class="page">
       <div class="empty">{text}</div>
-    </div>
-  );
-}
-
-function SearchBox({ model, index }) {
-  const [query, setQuery] = useState("");
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const input = useRef(null);
-  const results = useMemo(() => index.search(query), [query, index]);
-  useEffect(() => {
-    const onKey = (e) => {
-      const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement && document.activeElement.tagName);
-      if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || (e.key === "/" && !typing)) {
-        e.preventDefault();
-        input.current.focus();
-        input.current.select();
-        setOpen(true);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-  const choose = (item) => {
-    if (!item) return;
-    setOpen(false);
-    input.current.blur();
-    if (item.col !== undefined) go("column", model.nodeId[item.node], model.colName[item.col]);
-    else go("node", model.nodeId[item.node]);
-  };
-  const onKeyDown = (e) => {
-    if (e.key === "ArrowDown") {
-      e.preventDefault();
-      setActive((a) => Math.min(a + 1, results.length - 1));
-    } else if (e.key === "ArrowUp") {
-      e.preventDefault();
-      setActive((a) => Math.max(a - 1, 0));
-    } else if (e.key === "Enter") {
-      e.preventDefault();
-      choose(results[active]);
-    } else if (e.key === "Escape") {
-      setOpen(false);
-      input.current.blur();
-    }
-  };
-  return (
-    <div class="search">
-      <span class="search-icon">⌕</span>
-      <input
-        ref={input}
-        type="search"
-        placeholder="Search models, sources, exposures, columns…"
-        aria-label="Search"
-        value={query}
-        autocomplete="off"
-        spellcheck={false}
-        onInput={(e) => {
-          setQuery(e.currentTarget.value);
-          setActive(0);
-          setOpen(true);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onKeyDown={onKeyDown}
-      />
-      <kbd class="search-kbd">/</kbd>
-      {open && query.trim() && (
-        <ul class="results" role="listbox">
-          {results.length === 0 && <li class="none">No match for “{query}”</li>}
-          {results.map((item, i) => (
-            <li
-              key={(item.col ?? -1) + ":" + item.node}
-              class={`result ${i === active ? "active" : ""}`}
-              role="option"
-              aria-selected={i === active}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                choose(item);
-              }}
-              onMouseEnter={() => setActive(i)}
-            >
-              {item.col !== undefined ? (
-                <>
-                  <span class="badge type type-column">column</span>
-                  <span class="result-label">
-                    <span class="muted">{model.nodeName[item.node]}.</span>
-                    <b>{model.colName[item.col]}</b>
-                  </span>
-                  <span class="result-side">{model.S[model.colRaw.type[item.col]]}</span>
-                </>
-              ) : (
-                <>
-                  <TypeBadge type={model.nodeType[item.node]} />
-                  <span class="result-label">
-                    <TypeDot type={model.nodeType[item.node]} />
-                    <b>{model.nodeName[item.node]}</b>
-                  </span>
-                  <span class="result-side">{model.nodeFolder[item.node]}</span>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

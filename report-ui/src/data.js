@@ -46,6 +46,7 @@ export function buildModel(doc) {
     nodeName: n.name.map((i) => S[i]),
     nodeType: n.type.map((t) => types[t]),
     nodePath: n.path.map((i) => S[i]),
+    nodePackage: n.pkg.map((i) => S[i]),
     raw: n,
     byId: new Map(),
   };

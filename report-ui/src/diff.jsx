@@ -180,7 +180,7 @@ function DiffNode({ model, nodeId }) {
         </div>
       )}
       {change && (change.reasons || []).length > 0 && <p class="small">{change.reasons.join("; ")}</p>}
-      <div class="side-by-side" data-testid="side-by-side">
+      <div class="side-by-side" data-testid="side-by-side" tabIndex={0} role="region" aria-label="Base and head SQL">
         <div class="pane-head">base</div>
         <div class="pane-head">head</div>
         {rows.map((r, i) => (

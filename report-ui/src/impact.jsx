@@ -1,11 +1,11 @@
 // The impact panel: every column, model and exposure that changes if the target changes,
 // grouped by distance, with the kind path, owners, exposure types and run facts.
-import { useMemo } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import { walk } from "./walk.js";
 import { nodeInfo } from "./data.js";
-import { ColumnLink, CopyButton, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
+import { ColumnLink, CopyButton, ExternalUrl, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
 
-const LIST_LIMIT = 400;
+const PAGE = 20;
 const EXPOSURE_ICONS = { dashboard: "▦", notebook: "✎", ml: "⚙", application: "▣", analysis: "∑" };
 
 export function ImpactPanel({ model, target, rows }) {
@@ -18,6 +18,7 @@ export function ImpactPanel({ model, target, rows }) {
   const name = target.col !== undefined ? `${model.nodeName[model.colNode[target.col]]}.${model.colName[target.col]}` : model.nodeName[target.node];
   const text = () => impactText(model, name, result, rows);
   const runs = model.runs;
+  const [shownModels, setShownModels] = useState(PAGE);
   return (
     <section class="impact" data-testid="impact">
       <div class="impact-head">
@@ -47,6 +48,7 @@ export function ImpactPanel({ model, target, rows }) {
                     {x.email && <span class="mono"> {x.email}</span>}
                     <span> · {plural(e.distance, "hop")}</span>
                   </div>
+                  {x.url && <div class="small"><ExternalUrl url={x.url} /></div>}
                 </div>
               </div>
             );
@@ -58,7 +60,7 @@ export function ImpactPanel({ model, target, rows }) {
           <h4>Models</h4>
           <table class="grid compact">
             <tbody>
-              {result.relations.map((r) => {
+              {result.relations.slice(0, shownModels).map((r) => {
                 const info = nodeInfo(model, r.node);
                 return (
                   <tr key={r.node} data-node={model.nodeId[r.node]}>
@@ -72,15 +74,36 @@ export function ImpactPanel({ model, target, rows }) {
               })}
             </tbody>
           </table>
+          <More count={result.relations.length - shownModels} onClick={() => setShownModels(shownModels + PAGE * 4)} />
         </div>
       )}
       {[...byDistance].map(([d, list]) => (
-        <div class="impact-group" key={d}>
+        <Hop key={d} model={model} d={d} list={list} runs={runs} />
+      ))}
+      {result.columns.length === 0 && result.exposures.length === 0 && <Empty>Nothing downstream reads this.</Empty>}
+    </section>
+  );
+}
+
+// A long list shows a page at a time: the heaviest column reaches thousands of columns.
+function More({ count, onClick }) {
+  if (count <= 0) return null;
+  return (
+    <button class="btn small more-button" onClick={onClick}>
+      Show {Math.min(count, PAGE * 4)} more of {count.toLocaleString()}
+    </button>
+  );
+}
+
+function Hop({ model, d, list, runs }) {
+  const [shown, setShown] = useState(PAGE);
+  return (
+        <div class="impact-group">
           <h4>
             {plural(d, "hop")} <span class="count">{list.length}</span>
           </h4>
           <ul class="impact-list">
-            {list.slice(0, LIST_LIMIT).map((c) => (
+            {list.slice(0, shown).map((c) => (
               <li key={c.col} data-node={model.nodeId[model.colNode[c.col]]} data-col={model.colName[c.col]} data-kind={c.kind} data-distance={c.distance}>
                 <ColumnLink model={model} col={c.col} />
                 <KindBadge kind={c.kind} />
@@ -92,12 +115,9 @@ export function ImpactPanel({ model, target, rows }) {
                 )}
               </li>
             ))}
-            {list.length > LIST_LIMIT && <li class="muted">… {list.length - LIST_LIMIT} more (in the copied list)</li>}
           </ul>
+          <More count={list.length - shown} onClick={() => setShown(shown + PAGE * 4)} />
         </div>
-      ))}
-      {result.columns.length === 0 && result.exposures.length === 0 && <Empty>Nothing downstream reads this.</Empty>}
-    </section>
   );
 }
 

@@ -1,11 +1,11 @@
 // The node page: what a relation or exposure is, its columns (types, descriptions, tests,
 // tags, meta, classification), its compiled SQL with the selected column's expression
 // marked, its neighbours, its last run and its impact.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { columnChange, columnIndex, columnInfo, columnsOf, nodeInfo } from "./data.js";
 import { href } from "./route.js";
-import { children, parents } from "./walk.js";
-import { ChangeBadge, ClassBadge, Empty, NodeLink, RunBadge, TypeBadge, formatTime, plural } from "./ui.jsx";
+import { ancestors, children, parents } from "./walk.js";
+import { ChangeBadge, ClassBadge, Empty, ExternalUrl, NodeLink, RunBadge, TypeBadge, formatTime, plural } from "./ui.jsx";
 import { SqlBlock, columnNeedles } from "./sql.jsx";
 import { ImpactPanel } from "./impact.jsx";
 
@@ -21,6 +21,11 @@ export function NodePage({ model, node, column }) {
   const run = model.runs && model.runs.get(node);
   const change = model.diff && model.diff.changed.get(info.id);
   const metaKeys = Object.keys(info.meta);
+  useEffect(() => {
+    // A deep link to a column of a wide relation: bring its row into view.
+    const row = selected >= 0 && document.getElementById("col-" + model.colName[selected]);
+    if (row) row.scrollIntoView({ block: "center" });
+  }, [node, selected]);
   return (
     <div class="page node-page" data-testid="node-page">
       <div class="page-head">
@@ -69,6 +74,7 @@ export function NodePage({ model, node, column }) {
         </div>
       )}
       {info.exposure && <ExposureFacts x={info.exposure} />}
+      {info.type === "exposure" && <UpstreamChain model={model} node={node} />}
       {cols.length > 0 && (
         <section class="card">
           <h3>Columns <span class="count">{cols.length}</span></h3>
@@ -136,9 +142,31 @@ function ExposureFacts({ x }) {
         {x.maturity && (<><dt>Maturity</dt><dd>{x.maturity}</dd></>)}
         {x.owner && (<><dt>Owner</dt><dd>{x.owner}</dd></>)}
         {x.email && (<><dt>Email</dt><dd class="mono">{x.email}</dd></>)}
-        {x.url && (<><dt>URL</dt><dd class="mono">{x.url}</dd></>)}
+        {x.url && (<><dt>URL</dt><dd class="mono"><ExternalUrl url={x.url} /></dd></>)}
       </dl>
     </div>
+  );
+}
+
+// Everything an exposure reads, directly or not, nearest first.
+function UpstreamChain({ model, node }) {
+  const chain = ancestors(model, node);
+  const byDistance = new Map();
+  for (const [u, d] of chain) {
+    if (!byDistance.has(d)) byDistance.set(d, []);
+    byDistance.get(d).push(u);
+  }
+  return (
+    <section class="card" data-testid="upstream-chain">
+      <h3>Upstream chain <span class="count">{chain.size}</span></h3>
+      {chain.size === 0 && <Empty>Reads no relation of the project.</Empty>}
+      {[...byDistance].map(([d, list]) => (
+        <div key={d} class="chain-level">
+          <h4 class="small muted">{plural(d, "hop")}</h4>
+          <div class="chips">{list.map((u) => <NodeLink key={u} model={model} node={u} />)}</div>
+        </div>
+      ))}
+    </section>
   );
 }
 

@@ -6,6 +6,9 @@ import { go, href } from "./route.js";
 import { TypeBadge, plural } from "./ui.jsx";
 import { children, parents } from "./walk.js";
 import { nodeInfo } from "./data.js";
+import { naturalCompare } from "./natural.js";
+
+const LEGEND_FOLDERS = 14;
 
 export function OverviewView({ model, selected }) {
   const lay = useMemo(() => layout(model), [model]);
@@ -31,7 +34,12 @@ export function OverviewView({ model, selected }) {
     view.current.colorBy = colorBy;
     view.current.request();
   }, [colorBy]);
-  const folders = useMemo(() => [...new Set(model.nodeFolder)].sort(), [model]);
+  // The legend names the largest folders; the canvas colours every folder.
+  const folders = useMemo(() => {
+    const count = new Map();
+    for (const f of model.nodeFolder) count.set(f, (count.get(f) || 0) + 1);
+    return [...count.keys()].sort((a, b) => count.get(b) - count.get(a) || naturalCompare(a, b));
+  }, [model]);
   return (
     <div class="overview">
       <div class="toolbar">
@@ -48,7 +56,7 @@ export function OverviewView({ model, selected }) {
         <button class="btn small" onClick={() => view.current.fit()}>Fit</button>
       </div>
       <div class="canvas-wrap">
-        <canvas ref={canvas} class="dag" />
+        <canvas ref={canvas} class="dag" role="img" aria-label={`The project DAG: ${plural(model.N, "node")} in ${lay.levels} layers, coloured by ${colorBy === "type" ? "resource type" : "folder"}. The model tree lists every node.`} />
         <div class="legend">
           {colorBy === "type"
             ? Object.entries(TYPE_COLORS).map(([t, c]) => (
@@ -57,12 +65,15 @@ export function OverviewView({ model, selected }) {
                   {t}
                 </span>
               ))
-            : folders.slice(0, 14).map((f) => (
-                <span key={f} class="legend-item">
-                  <span class="swatch" style={{ background: folderColor(f) }} />
+            : folders.slice(0, LEGEND_FOLDERS).map((f) => (
+                <span key={f} class="legend-item" data-testid="folder-legend">
+                  <span class="swatch" style={{ background: folderColor(model, f) }} />
                   {f}
                 </span>
               ))}
+          {colorBy === "folder" && folders.length > LEGEND_FOLDERS && (
+            <span class="legend-item muted">and {plural(folders.length - LEGEND_FOLDERS, "smaller folder")}</span>
+          )}
           {model.diff && (
             <>
               <span class="legend-item"><span class="swatch ring changed" />changed</span>

@@ -3,6 +3,7 @@
 // parents), drawn with level of detail. Zoomed out, each folder of each layer is one block
 // and edges are bundled between blocks; zoomed in, nodes appear, then their names and edges.
 // A selected node's neighbourhood (two hops up and down) is always drawn on top.
+import { naturalCompare } from "./natural.js";
 
 export const TYPE_COLORS = {
   source: "#16a34a",
@@ -17,10 +18,20 @@ const GAP_Y = 8;
 const GAP_X = 90;
 const FOLDER_GAP = 26;
 
-export function folderColor(folder) {
-  let h = 0;
-  for (let i = 0; i < folder.length; i++) h = (h * 31 + folder.charCodeAt(i)) >>> 0;
-  return `hsl(${h % 360} 62% 52%)`;
+// One colour per folder, none repeated: folders in natural order take hues a golden angle
+// apart (about 137.5 degrees), with three lightness steps, so neighbours never look alike.
+export function folderColors(model) {
+  if (!model.folderColors) {
+    const folders = [...new Set(model.nodeFolder)].sort(naturalCompare);
+    model.folderColors = new Map(
+      folders.map((f, i) => [f, `hsl(${((i * 137.508) % 360).toFixed(1)} ${60 + (i % 2) * 10}% ${[42, 52, 34][i % 3]}%)`]),
+    );
+  }
+  return model.folderColors;
+}
+
+export function folderColor(model, folder) {
+  return folderColors(model).get(folder) || "#64748b";
 }
 
 const GAP_COL = 24;
@@ -329,7 +340,7 @@ export class OverviewCanvas {
   }
 
   fill(u) {
-    if (this.colorBy === "folder") return folderColor(this.model.nodeFolder[u]);
+    if (this.colorBy === "folder") return folderColor(this.model, this.model.nodeFolder[u]);
     return TYPE_COLORS[this.model.nodeType[u]] || "#64748b";
   }
 
@@ -378,7 +389,7 @@ export class OverviewCanvas {
     ctx.font = `600 ${12 / k}px system-ui, sans-serif`;
     for (const g of lay.groups) {
       if (g.x0 > x1 || g.x1 < x0 || g.y1 < y0 || g.y0 > y1) continue;
-      ctx.fillStyle = this.colorBy === "folder" ? folderColor(g.folder) : TYPE_COLORS[model.nodeType[g.nodes[0]]] || "#64748b";
+      ctx.fillStyle = this.colorBy === "folder" ? folderColor(model, g.folder) : TYPE_COLORS[model.nodeType[g.nodes[0]]] || "#64748b";
       ctx.globalAlpha = g === this.hoverGroup ? 1 : 0.82;
       ctx.fillRect(g.x0, g.y0, g.x1 - g.x0, Math.max(g.y1 - g.y0, 2 / k));
       ctx.globalAlpha = 1;

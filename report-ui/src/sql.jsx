@@ -66,7 +66,7 @@ export function SqlBlock({ sql, needles = [], marked = null }) {
   if (pos < sql.length) parts.push(...colour(sql.slice(pos), "end"));
   const lines = sql.split("\n").length;
   return (
-    <div class="sql">
+    <div class="sql" tabIndex={0} role="region" aria-label="Compiled SQL">
       <pre class="gutter" aria-hidden="true">{Array.from({ length: lines }, (_, i) => i + 1).join("\n")}</pre>
       <pre class="code">{parts}</pre>
     </div>

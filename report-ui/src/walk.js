@@ -25,6 +25,7 @@ export function walk(model, target, { reverse = false, rows = false, depth = nul
   const steering = new Map();
   const kinds = model.kinds;
   const startSet = new Set(starts);
+  const expanded = new Set();
 
   const steps = (ref, level) => {
     const found = [];
@@ -38,6 +39,12 @@ export function walk(model, target, { reverse = false, rows = false, depth = nul
         const node = ro.items[i];
         const k = kinds[model.rowEdge.kind[ro.edge[i]]];
         if (level + 1 < (relations.get(node) ?? level + 2)) relations.set(node, level + 1);
+        // A relation's columns reached again through a row-set edge change nothing: the
+        // first time (breadth first: the nearest) sets their distance, and an indirect hop
+        // never makes a kind stronger. Skipping the repeats keeps a heavy column's walk
+        // linear in the columns it reaches.
+        if (expanded.has(node)) continue;
+        expanded.add(node);
         for (let c = model.colStart[node]; c < model.colStart[node + 1]; c++) found.push([c, k]);
       }
     }
@@ -155,6 +162,27 @@ export function dependents(model, node, depth) {
         if (found.has(child) || child === node || model.nodeType[child] === "exposure") continue;
         found.set(child, level + 1);
         following.push(child);
+      }
+    }
+    layer = following;
+    level++;
+  }
+  return found;
+}
+
+// Relations `node` reads, directly or not, by dependency edges: node -> distance.
+export function ancestors(model, node) {
+  const found = new Map();
+  let layer = [node];
+  let level = 0;
+  while (layer.length) {
+    const following = [];
+    for (const child of layer) {
+      for (let i = model.depIn.start[child]; i < model.depIn.start[child + 1]; i++) {
+        const parent = model.depIn.items[i];
+        if (found.has(parent) || parent === node) continue;
+        found.set(parent, level + 1);
+        following.push(parent);
       }
     }
     layer = following;

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from dbt_lineage.api.build_lineage import build_lineage
-from dbt_lineage.artifacts.manifest import Manifest, load_manifest
+from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
@@ -71,14 +71,19 @@ def report(
     if not (target_dir / "manifest.json").is_file():
         load_project(project_dir, target_path)  # raises the usual "no manifest.json" error
     manifest = load_manifest(target_dir / "manifest.json")
-    graph = _graph(target_dir, manifest, project_dir)
+    # The report needs only the SQL and the tests of the manifest: keep those and let the
+    # parsed manifest go before the graph is loaded (at 10,000 models they are 300 MB each).
+    facts = project_facts(manifest)
+    checksum = manifest.metadata.sha256
+    del manifest
+    graph = _graph(target_dir, checksum, project_dir)
     names = [part for item in select for part in re.split(r"[\s,]+", item) if part]
     if names:
         graph = subgraph(graph, [_node(graph, name) for name in names])
     runs = (
         _runs(target_dir, graph, project_dir, profiles_dir, target, cli_vars) if with_runs else None
     )
-    page = report_html(graph, project=project_facts(manifest), runs=runs, title=title or "")
+    page = report_html(graph, project=facts, runs=runs, title=title or "")
     path = Path(output) if output else target_dir / "lineage.html"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -99,17 +104,17 @@ def _target_dir(project_dir: str, target_path: str | None) -> Path:
     return target if target.is_absolute() else Path(project_dir) / target
 
 
-def _graph(target_dir: Path, manifest: Manifest, project_dir: str) -> LineageGraph:
+def _graph(target_dir: Path, checksum: str, project_dir: str) -> LineageGraph:
     """lineage.json, rebuilt as `build` would when missing, unreadable or stale."""
     path = target_dir / "lineage.json"
-    graph, why = _current(path, target_dir, manifest)
+    graph, why = _current(path, target_dir, checksum)
     if graph is not None:
         return graph
     click.echo(f"Building lineage.json first ({why}).", err=True)
     return build_lineage(project_dir, target_dir).graph
 
 
-def _current(path: Path, target_dir: Path, manifest: Manifest) -> tuple[LineageGraph | None, str]:
+def _current(path: Path, target_dir: Path, checksum: str) -> tuple[LineageGraph | None, str]:
     """The graph at ``path`` when it is up to date, else None and why not."""
     if not path.is_file():
         return None, "it does not exist yet"
@@ -120,7 +125,7 @@ def _current(path: Path, target_dir: Path, manifest: Manifest) -> tuple[LineageG
         graph = load_graph(path)
     except DbtLineageError as error:
         return None, error.message
-    if graph.metadata.manifest_checksum != manifest.metadata.sha256:
+    if graph.metadata.manifest_checksum != checksum:
         return None, "manifest.json changed since"
     return graph, ""
 

@@ -11,12 +11,11 @@ import typing as t
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from tests.outputs.report.browser import browser, open_report, save_screenshot
+from tests.outputs.report.browser import open_report, save_screenshot
+from tests.outputs.report.shop_diff import shop_diff
 from tests.outputs.report.synthetic import synthetic_graph
 from tests.queries.shop_graph import LEGACY, ORDERS, STG_ORDERS, shop_graph
 
-from dbt_lineage.cli import main
 from dbt_lineage.graph.model import ColumnNode, RelationNode
 from dbt_lineage.outputs.report.project_facts import ProjectFacts
 from dbt_lineage.outputs.report.report_html import report_html
@@ -30,24 +29,8 @@ HOSTILE = (
 )
 
 
-@pytest.fixture(scope="module")
-def chromium() -> t.Iterator[t.Any]:
-    with browser() as instance:
-        yield instance
-
-
-@pytest.fixture(scope="module")
-def template_report(template_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("report") / "lineage.html"
-    result = CliRunner().invoke(
-        main.cli, ["report", "--project-dir", str(template_project), "--output", str(output)]
-    )
-    assert result.exit_code == 0, result.output
-    return output
-
-
 def _search(page: t.Any, text: str) -> list[str]:
-    box = page.get_by_role("searchbox", name="Search")
+    box = page.get_by_role("combobox", name="Search")
     box.click()
     box.fill(text)
     page.wait_for_selector(".results .result")
@@ -165,54 +148,7 @@ def test_a_diff_renders_changes_impact_and_sql_side_by_side(
     chromium: t.Any, tmp_path: Path
 ) -> None:
     """A document in the layout `dbt-lineage diff --format json` writes (issue 9)."""
-    diff = {
-        "schema_version": 1,
-        "verdict": "block",
-        "changes": [
-            {
-                "node": STG_ORDERS,
-                "change": "modified",
-                "class": "partial",
-                "columns": {"amount_usd": "logic", "ordered_at": "renamed_from:created_at"},
-                "reasons": ["amount_usd: expression changed"],
-                "sql": {
-                    "base": "select\n  id as order_id,\n  amount as amount_usd",
-                    "head": "select\n  id as order_id,\n  amount * 2 as amount_usd",
-                },
-            }
-        ],
-        "impacted": {
-            "columns": [
-                {
-                    "node": ORDERS,
-                    "column": "amount_usd",
-                    "distance": 1,
-                    "via": {"node": STG_ORDERS, "column": "amount_usd", "kind": "identity"},
-                }
-            ],
-            "models": [{"node": ORDERS, "type": "model", "name": "orders", "distance": 1}],
-            "exposures": [
-                {
-                    "node": "exposure.shop.orders_app",
-                    "type": "application",
-                    "owner": {"name": "Ops", "email": "ops@example.com"},
-                    "distance": 2,
-                }
-            ],
-        },
-        "broken_references": [
-            {
-                "node": ORDERS,
-                "column": None,
-                "reference": {"node": STG_ORDERS, "column": "created_at"},
-                "path": "models/orders.sql",
-                "kind": "sql",
-                "message": "orders still reads stg_orders.created_at",
-            }
-        ],
-        "unknown": [],
-        "notes": ["base compiled into analytics_prod, head into ci_pr_42"],
-    }
+    diff = shop_diff()
     path = tmp_path / "diff.html"
     path.write_text(report_html(shop_graph(), diff=diff), "utf-8")
     opened = open_report(chromium, path)
