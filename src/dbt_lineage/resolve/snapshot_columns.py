@@ -7,6 +7,12 @@ check columns change: those columns (every column for ``check_cols='all'``), plu
 ``updated_at`` when it is set. Each added column derives (transform) from the upstreams of the
 snapshot's own columns that its config names; ``dbt_is_deleted`` from none. A named column
 the snapshot's SQL leaves unresolved makes the added column unresolved, never silently short.
+
+dbt reads the config columns by name from the snapshot's query, so a config column its
+``SELECT *`` over a relation of unknown columns passes through is inferred like any column a
+reader reads (docs/commands/build.md, point 4): the snapshot and that relation get it, and the
+added columns derive from the relation's column; over two such relations it is
+``ambiguous_star``.
 """
 
 from __future__ import annotations
@@ -108,7 +114,13 @@ def snapshot_columns(
         name = name.upper() if upper and wanted not in declared_names else name
         edges, missing = read(names)
         reason = ""
-        if missing and star:
+        if missing and read.ambiguous:
+            reason = (
+                f"{UnresolvedReason.AMBIGUOUS_STAR.value}: the snapshot config names "
+                f"{', '.join(read.ambiguous)}, which could come from "
+                f"{', '.join(result.star_sources)}"
+            )
+        elif missing and star:
             reason = star
         elif missing:
             reason = (
@@ -125,17 +137,19 @@ class _Reader:
         self.result = result
         self.own = own
         self.upper = upper
+        self.ambiguous: list[str] = []
 
     def __call__(self, expressions: list[str]) -> tuple[list[UpstreamEdge], list[str]]:
         """Edges (as transforms) and the names that no column of the snapshot resolves.
 
         An entry is a column or an expression (``id || '-' || region``): the words of an
         expression that name columns are read, the others are taken for functions. A plain
-        column the snapshot does not list passes through its ``SELECT *`` over one relation
-        of unknown columns.
+        column the snapshot does not list passes through its ``SELECT *`` over a relation of
+        unknown columns, which holds it.
         """
         edges: dict[ColumnRef, UpstreamEdge] = {}
         missing: list[str] = []
+        self.ambiguous = []
         for expression in expressions:
             plain = _WORD.fullmatch(expression) is not None
             for word in _WORD.findall(expression):
@@ -145,14 +159,30 @@ class _Reader:
                         missing.append(word)
                     for edge in column.upstreams:
                         _add(edges, edge)
-                elif plain and len(self.result.star_sources) == 1:
-                    source = self.result.star_sources[0]
-                    name = word.upper() if self.upper else word
-                    _add(edges, UpstreamEdge(ColumnRef(source, name), EdgeKind.IDENTITY, "*"))
-                    self.result.inferred.setdefault(source, {})[name] = ""
+                elif plain and self.result.star_sources:
+                    self._through_star(word, edges, missing)
                 elif plain:
                     missing.append(word)
         return list(edges.values()), missing
+
+    def _through_star(
+        self, word: str, edges: dict[ColumnRef, UpstreamEdge], missing: list[str]
+    ) -> None:
+        """A config column the snapshot's ``SELECT *`` outputs: read by dbt, like any reader.
+
+        The snapshot gets it (``inferred_columns`` adds it, identity through the star) and so
+        does the one relation the star is over; over several it stays ``ambiguous_star``.
+        """
+        result = self.result
+        name = word.upper() if self.upper else word
+        result.inferred.setdefault(result.node_id, {})[name] = ""
+        if len(result.star_sources) > 1:
+            missing.append(word)
+            self.ambiguous.append(word)
+            return
+        source = result.star_sources[0]
+        _add(edges, UpstreamEdge(ColumnRef(source, name), EdgeKind.IDENTITY, "*"))
+        result.inferred.setdefault(source, {})[name] = ""
 
 
 def _add(edges: dict[ColumnRef, UpstreamEdge], edge: UpstreamEdge) -> None:
