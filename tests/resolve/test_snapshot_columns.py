@@ -170,3 +170,14 @@ def test_config_columns_read_through_a_star_over_unknown_columns_are_inferred(
         assert both[added]["reason"].startswith("ambiguous_star"), "two sources could hold it"
     assert "loaded_at" not in nodes["source.no_catalog.raw.users"]["columns"], "never guessed"
 
+
+def test_check_cols_all_over_a_star_of_unknown_columns_is_unresolved_not_short() -> None:
+    from dbt_lineage.resolve.node_lineage import NodeLineage, SnapshotConfig
+    from dbt_lineage.resolve.snapshot_columns import snapshot_columns
+
+    star = "star_unknown_columns: * over a source whose columns are unknown"
+    result = NodeLineage("snapshot.p.s", star_sources=["source.p.raw"])
+    snapshot_columns(result, SnapshotConfig(("id",), "check", "", None), "duckdb", {}, star)
+    for added in ("dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to"):
+        assert result.columns[added].reason == star, added
+    assert [e.upstream.column for e in result.columns["dbt_scd_id"].upstreams] == ["id"]

@@ -86,6 +86,8 @@ def snapshot_columns(
     read = _Reader(result, own, upper)
     version: list[str] = []
     key: list[str] = []
+    # check_cols='all' hashes every column, and the star's are unknown: never silently short
+    every = snapshot is not None and snapshot.strategy == "check" and snapshot.check_cols is None
     if snapshot is not None:
         key = list(snapshot.unique_key)
         updated = [snapshot.updated_at] if snapshot.updated_at else []
@@ -113,6 +115,8 @@ def snapshot_columns(
         name = declared_names.get(wanted) or renamed.get(added, added)
         name = name.upper() if upper and wanted not in declared_names else name
         edges, missing = read(names)
+        if every and star and added != "dbt_is_deleted":
+            missing.append("*")
         reason = ""
         if missing and read.ambiguous:
             reason = (
