@@ -181,3 +181,25 @@ def test_check_cols_all_over_a_star_of_unknown_columns_is_unresolved_not_short()
     for added in ("dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to"):
         assert result.columns[added].reason == star, added
     assert [e.upstream.column for e in result.columns["dbt_scd_id"].upstreams] == ["id"]
+
+
+def test_a_key_expression_over_a_star_reads_its_columns_not_its_functions() -> None:
+    from dbt_lineage.resolve.node_lineage import NodeLineage, SnapshotConfig
+    from dbt_lineage.resolve.snapshot_columns import snapshot_columns
+
+    star = "star_unknown_columns: * over a source whose columns are unknown"
+    result = NodeLineage("snapshot.p.s", star_sources=["source.p.raw"])
+    config = SnapshotConfig(("md5(id || '-' || region)",), "timestamp", "ts", ())
+    snapshot_columns(result, config, "duckdb", {}, star)
+    scd = result.columns["dbt_scd_id"]
+    assert not scd.reason
+    assert {(e.upstream.node_id, e.upstream.column) for e in scd.upstreams} == {
+        ("source.p.raw", "id"),
+        ("source.p.raw", "region"),
+        ("source.p.raw", "ts"),
+    }
+    assert result.inferred["source.p.raw"] == {"ts": "", "id": "", "region": ""}
+
+    broken = NodeLineage("snapshot.p.s")
+    snapshot_columns(broken, SnapshotConfig(("id ||",), "timestamp", "", ()), "duckdb", {})
+    assert broken.columns["dbt_scd_id"].reason.startswith("unknown_column"), "not guessed"

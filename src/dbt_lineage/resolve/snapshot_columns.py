@@ -20,12 +20,14 @@ from __future__ import annotations
 import re
 import typing as t
 
+from dbt_lineage.errors import SqlError
 from dbt_lineage.resolve.node_lineage import (
     ColumnLineage,
     NodeLineage,
     SnapshotConfig,
     UpstreamEdge,
 )
+from dbt_lineage.sql.enclosing_calls import enclosing_calls
 from dbt_lineage.types import ColumnRef, EdgeKind, UnresolvedReason
 
 if t.TYPE_CHECKING:
@@ -35,6 +37,7 @@ ADDED = ("dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to", "dbt_
 """Columns dbt adds to a snapshot (``dbt_is_deleted`` with ``hard_deletes='new_record'``)."""
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+_UPPER = ("snowflake", "oracle")
 
 
 def snapshot_config(node: ManifestNode) -> SnapshotConfig:
@@ -82,8 +85,8 @@ def snapshot_columns(
     own = {name.casefold(): column for name, column in result.columns.items()}
     declared_names = {name.casefold(): name for name in declared}
     renamed = dict(snapshot.meta_names) if snapshot is not None else {}
-    upper = dialect in ("snowflake", "oracle")
-    read = _Reader(result, own, upper)
+    upper = dialect in _UPPER
+    read = _Reader(result, own, dialect)
     version: list[str] = []
     key: list[str] = []
     # check_cols='all' hashes every column, and the star's are unknown: never silently short
@@ -137,37 +140,48 @@ def snapshot_columns(
 class _Reader:
     """The upstreams of the snapshot's columns that config entries name."""
 
-    def __init__(self, result: NodeLineage, own: dict[str, ColumnLineage], upper: bool) -> None:
+    def __init__(self, result: NodeLineage, own: dict[str, ColumnLineage], dialect: str) -> None:
         self.result = result
         self.own = own
-        self.upper = upper
+        self.dialect = dialect
+        self.upper = dialect in _UPPER
         self.ambiguous: list[str] = []
 
     def __call__(self, expressions: list[str]) -> tuple[list[UpstreamEdge], list[str]]:
         """Edges (as transforms) and the names that no column of the snapshot resolves.
 
-        An entry is a column or an expression (``id || '-' || region``): the words of an
-        expression that name columns are read, the others are taken for functions. A plain
-        column the snapshot does not list passes through its ``SELECT *`` over a relation of
-        unknown columns, which holds it.
+        An entry is a column or an expression (``id || '-' || region``), whose column
+        references are read (an expression that does not parse is reported, not guessed at).
+        A column the snapshot does not list passes through its ``SELECT *`` over a relation
+        of unknown columns, which holds it.
         """
         edges: dict[ColumnRef, UpstreamEdge] = {}
         missing: list[str] = []
         self.ambiguous = []
         for expression in expressions:
-            plain = _WORD.fullmatch(expression) is not None
-            for word in _WORD.findall(expression):
+            for word in self._columns(expression, missing):
                 column = self.own.get(word.casefold())
                 if column is not None:
                     if column.reason and not column.upstreams:
                         missing.append(word)
                     for edge in column.upstreams:
                         _add(edges, edge)
-                elif plain and self.result.star_sources:
+                elif self.result.star_sources:
                     self._through_star(word, edges, missing)
-                elif plain:
+                else:
                     missing.append(word)
         return list(edges.values()), missing
+
+    def _columns(self, expression: str, missing: list[str]) -> list[str]:
+        if _WORD.fullmatch(expression):
+            return [expression]
+        try:
+            return list(
+                dict.fromkeys(use.column for use in enclosing_calls(expression, self.dialect))
+            )
+        except SqlError:
+            missing.append(expression)
+            return []
 
     def _through_star(
         self, word: str, edges: dict[ColumnRef, UpstreamEdge], missing: list[str]
