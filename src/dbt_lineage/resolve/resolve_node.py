@@ -124,6 +124,7 @@ def _map_columns(
                 edges[ref] = UpstreamEdge(ref, upstream.kind, upstream.expression)
         data_type = declared_types.get(name.casefold()) or lineage.output_types.get(output, "")
         result.columns[name] = ColumnLineage(name, data_type, list(edges.values()), reason)
+    _map_star_sources(lineage, inputs, result)
     if node.resource_type == "snapshot":
         snapshot_columns(
             result,
@@ -168,6 +169,10 @@ def _map_inferred(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage
         node_id = _node_of(parts, inputs)
         if node_id is not None and node_id != result.node_id:
             result.inferred.setdefault(node_id, {}).update(columns)
+
+
+def _map_star_sources(lineage: QueryLineage, inputs: NodeInputs, result: NodeLineage) -> None:
+    """The nodes whose unknown columns the SQL's ``SELECT *`` passes through."""
     for parts in lineage.star_sources:
         node_id = _node_of(parts, inputs)
         if node_id is not None and node_id != result.node_id:

@@ -7,6 +7,12 @@ check columns change: those columns (every column for ``check_cols='all'``), plu
 ``updated_at`` when it is set. Each added column derives (transform) from the upstreams of the
 snapshot's own columns that its config names; ``dbt_is_deleted`` from none. A named column
 the snapshot's SQL leaves unresolved makes the added column unresolved, never silently short.
+
+dbt reads the config columns by name from the snapshot's query, so a config column its
+``SELECT *`` over a relation of unknown columns passes through is inferred like any column a
+reader reads (docs/commands/build.md, point 4): the snapshot and that relation get it, and the
+added columns derive from the relation's column; over two such relations it is
+``ambiguous_star``.
 """
 
 from __future__ import annotations
@@ -14,12 +20,14 @@ from __future__ import annotations
 import re
 import typing as t
 
+from dbt_lineage.errors import SqlError
 from dbt_lineage.resolve.node_lineage import (
     ColumnLineage,
     NodeLineage,
     SnapshotConfig,
     UpstreamEdge,
 )
+from dbt_lineage.sql.enclosing_calls import enclosing_calls
 from dbt_lineage.types import ColumnRef, EdgeKind, UnresolvedReason
 
 if t.TYPE_CHECKING:
@@ -29,6 +37,7 @@ ADDED = ("dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to", "dbt_
 """Columns dbt adds to a snapshot (``dbt_is_deleted`` with ``hard_deletes='new_record'``)."""
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+_UPPER = ("snowflake", "oracle")
 
 
 def snapshot_config(node: ManifestNode) -> SnapshotConfig:
@@ -76,10 +85,12 @@ def snapshot_columns(
     own = {name.casefold(): column for name, column in result.columns.items()}
     declared_names = {name.casefold(): name for name in declared}
     renamed = dict(snapshot.meta_names) if snapshot is not None else {}
-    upper = dialect in ("snowflake", "oracle")
-    read = _Reader(result, own, upper)
+    upper = dialect in _UPPER
+    read = _Reader(result, own, dialect)
     version: list[str] = []
     key: list[str] = []
+    # check_cols='all' hashes every column, and the star's are unknown: never silently short
+    every = snapshot is not None and snapshot.strategy == "check" and snapshot.check_cols is None
     if snapshot is not None:
         key = list(snapshot.unique_key)
         updated = [snapshot.updated_at] if snapshot.updated_at else []
@@ -107,8 +118,16 @@ def snapshot_columns(
         name = declared_names.get(wanted) or renamed.get(added, added)
         name = name.upper() if upper and wanted not in declared_names else name
         edges, missing = read(names)
+        if every and star and added != "dbt_is_deleted":
+            missing.append("*")
         reason = ""
-        if missing and star:
+        if missing and read.ambiguous:
+            reason = (
+                f"{UnresolvedReason.AMBIGUOUS_STAR.value}: the snapshot config names "
+                f"{', '.join(read.ambiguous)}, which could come from "
+                f"{', '.join(result.star_sources)}"
+            )
+        elif missing and star:
             reason = star
         elif missing:
             reason = (
@@ -121,38 +140,67 @@ def snapshot_columns(
 class _Reader:
     """The upstreams of the snapshot's columns that config entries name."""
 
-    def __init__(self, result: NodeLineage, own: dict[str, ColumnLineage], upper: bool) -> None:
+    def __init__(self, result: NodeLineage, own: dict[str, ColumnLineage], dialect: str) -> None:
         self.result = result
         self.own = own
-        self.upper = upper
+        self.dialect = dialect
+        self.upper = dialect in _UPPER
+        self.ambiguous: list[str] = []
 
     def __call__(self, expressions: list[str]) -> tuple[list[UpstreamEdge], list[str]]:
         """Edges (as transforms) and the names that no column of the snapshot resolves.
 
-        An entry is a column or an expression (``id || '-' || region``): the words of an
-        expression that name columns are read, the others are taken for functions. A plain
-        column the snapshot does not list passes through its ``SELECT *`` over one relation
-        of unknown columns.
+        An entry is a column or an expression (``id || '-' || region``), whose column
+        references are read (an expression that does not parse is reported, not guessed at).
+        A column the snapshot does not list passes through its ``SELECT *`` over a relation
+        of unknown columns, which holds it.
         """
         edges: dict[ColumnRef, UpstreamEdge] = {}
         missing: list[str] = []
+        self.ambiguous = []
         for expression in expressions:
-            plain = _WORD.fullmatch(expression) is not None
-            for word in _WORD.findall(expression):
+            for word in self._columns(expression, missing):
                 column = self.own.get(word.casefold())
                 if column is not None:
                     if column.reason and not column.upstreams:
                         missing.append(word)
                     for edge in column.upstreams:
                         _add(edges, edge)
-                elif plain and len(self.result.star_sources) == 1:
-                    source = self.result.star_sources[0]
-                    name = word.upper() if self.upper else word
-                    _add(edges, UpstreamEdge(ColumnRef(source, name), EdgeKind.IDENTITY, "*"))
-                    self.result.inferred.setdefault(source, {})[name] = ""
-                elif plain:
+                elif self.result.star_sources:
+                    self._through_star(word, edges, missing)
+                else:
                     missing.append(word)
         return list(edges.values()), missing
+
+    def _columns(self, expression: str, missing: list[str]) -> list[str]:
+        if _WORD.fullmatch(expression):
+            return [expression]
+        try:
+            return list(
+                dict.fromkeys(use.column for use in enclosing_calls(expression, self.dialect))
+            )
+        except SqlError:
+            missing.append(expression)
+            return []
+
+    def _through_star(
+        self, word: str, edges: dict[ColumnRef, UpstreamEdge], missing: list[str]
+    ) -> None:
+        """A config column the snapshot's ``SELECT *`` outputs: read by dbt, like any reader.
+
+        The snapshot gets it (``inferred_columns`` adds it, identity through the star) and so
+        does the one relation the star is over; over several it stays ``ambiguous_star``.
+        """
+        result = self.result
+        name = word.upper() if self.upper else word
+        result.inferred.setdefault(result.node_id, {})[name] = ""
+        if len(result.star_sources) > 1:
+            missing.append(word)
+            self.ambiguous.append(word)
+            return
+        source = result.star_sources[0]
+        _add(edges, UpstreamEdge(ColumnRef(source, name), EdgeKind.IDENTITY, "*"))
+        result.inferred.setdefault(source, {})[name] = ""
 
 
 def _add(edges: dict[ColumnRef, UpstreamEdge], edge: UpstreamEdge) -> None:
