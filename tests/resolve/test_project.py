@@ -13,7 +13,6 @@ from click.testing import CliRunner
 from tests.dbt_projects import REPO, copy_project, dbt
 
 from dbt_lineage.cli import main
-from dbt_lineage.resolve import resolve_node as resolve_node_module
 
 pytestmark = pytest.mark.slow
 
@@ -119,30 +118,40 @@ def test_a_pathological_model_times_out_and_the_rest_resolves(tmp_path: Path) ->
     assert all("reason" not in column for column in leaderboard.values())
 
 
-def test_a_bug_in_one_node_becomes_a_diagnostic(
-    broken_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("fault", ["raise", "segv"])
+def test_a_node_that_fails_or_kills_its_process_costs_only_itself(
+    broken_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str, jobs: str
 ) -> None:
+    # A bug (an exception) and a crash (SIGSEGV in the process resolving the node, as a
+    # stack overflow in compiled code gives) both become the node's internal_error, with
+    # one job as with several; every other node is written as a clean build writes it.
     project = copy_project(broken_project, tmp_path)
     shutil.copytree(broken_project / "target", project / "target", dirs_exist_ok=True)
-    real = resolve_node_module.column_lineage
-
-    def failing(sql: str, **kwargs: t.Any) -> t.Any:
-        if "player_kd" in sql or "kills / nullif" in sql:
-            raise KeyError("injected")
-        return real(sql, **kwargs)
-
-    monkeypatch.setattr(resolve_node_module, "column_lineage", failing)
+    assert _build(project, "--no-cache", "-j", jobs).exit_code == 0
+    clean = _lineage(project)
     target = "model.broken.player_kd_ratio"
+    monkeypatch.setenv("DBT_LINEAGE_INJECT_FAULT", f"{fault}:{target}")
     result = CliRunner().invoke(
-        main.cli, ["--debug", "build", "--project-dir", str(project), "--no-cache", "-j", "1"]
+        main.cli, ["--debug", "build", "--project-dir", str(project), "--no-cache", "-j", jobs]
     )
     assert result.exit_code == 0, result.output
-    assert "internal error while resolving model.broken.player_kd_ratio" in result.output
-    assert "Traceback of the internal error in model.broken.player_kd_ratio" in result.output
+    assert f"internal error while resolving {target}" in result.output
     document = _lineage(project)
-    diagnostics = {d["node_id"]: d["reason"] for d in document["diagnostics"]}
-    assert diagnostics[target] == "internal_error"
-    assert document["nodes"]["model.broken.player_leaderboard"]["columns"]
+    (failure,) = [d for d in document["diagnostics"] if d["reason"] == "internal_error"]
+    assert failure["node_id"] == target
+    if fault == "segv":
+        assert "its worker process died (exit code -11)" in failure["message"]
+    else:
+        assert f"Traceback of the internal error in {target}" in result.output
+    others = set(clean["nodes"]) - {target}
+    assert others and others < set(document["nodes"])
+    for node_id in others:
+        assert document["nodes"][node_id] == clean["nodes"][node_id], node_id
+        for kind in ("direct", "indirect"):
+            edges = document["edges"][kind]
+            assert edges.get(node_id) == clean["edges"][kind].get(node_id), node_id
+    assert target not in document["edges"]["direct"]
 
 
 def test_a_selected_build_updates_lineage_json_in_place(
