@@ -5,13 +5,15 @@ identifiers the dialect's way; build its scopes once; then resolve every output 
 one memoised pass over the scopes (:mod:`scope_walk`), matching names to the schema's stored
 names by the dialect's rules (:mod:`names`). What cannot be resolved is reported in
 ``QueryLineage.unresolved`` with a reason; only SQL that does not parse (or an unknown
-dialect) raises.
+dialect) raises. SQL nested deeper than the parser or the walk follows (``MAX_DEPTH``) is
+``unsupported_sql: nested too deep``, never a crash.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import typing as t
 
 import sqlglot
@@ -30,7 +32,7 @@ from dbt_lineage.sql.render import Renderer
 from dbt_lineage.sql.schema_index import schema_index
 from dbt_lineage.sql.scope_walk import Walker, scope_walk
 from dbt_lineage.sql.statements import statements
-from dbt_lineage.sql.walk_base import Star
+from dbt_lineage.sql.walk_base import NESTED_TOO_DEEP, NestedTooDeep, Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 # sqlglot logs what it cannot read (a scope it cannot traverse) as warnings, which Python's
@@ -39,6 +41,16 @@ logging.getLogger("sqlglot").addHandler(logging.NullHandler())
 
 _GENERIC = Dialect()
 """sqlglot's dialect-neutral SQL, for messages (``sql()`` without one makes it per call)."""
+
+MAX_PARSE_DEPTH = 1000
+"""Parentheses or brackets nested deeper than this (or a chain of more subscripts, as
+``a[1][1]...``) are not given to sqlglot's parser: compiled, it recurses into some of them
+(subqueries in FROM, subscripts) with no recursion limit, and a few thousand levels overflow
+its C stack and kill the process. Its own limit stops other shapes earlier (a
+``RecursionError``, reported the same way)."""
+
+_BRACKETS = re.compile(r"[()\[\]]")
+_SUBSCRIPTS = re.compile(rf"(?:\[[^\[\]]*\]\s*){{{MAX_PARSE_DEPTH + 1}}}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +155,14 @@ def column_lineage(
     _check_dialect(dialect)
     index = schema_index(schema, dialect, partial, lenient)
     reader = index.names.sqlglot
-    expression, notes = _fresh(sql, reader)
+    try:
+        if isinstance(sql, str) and _too_deep(sql):
+            raise RecursionError(f"nested deeper than {MAX_PARSE_DEPTH}")
+        expression, notes = _fresh(sql, reader)
+    except RecursionError:
+        detail = f"{NESTED_TOO_DEEP}: deeper than the SQL parser follows"
+        reason = f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}"
+        return QueryLineage({}, [], {"*": reason}, {}, {})
     if _may_pivot(sql) and expression.find(exp.Pivot) is not None:
         expression = pivot_statement(expression, dialect)
     statement = statements(expression)
@@ -161,12 +180,17 @@ def column_lineage(
     try:
         fold_identifiers(query, reader, sql if isinstance(sql, str) else None)
         root = build_scope(query)
-    except (SqlglotError, RecursionError) as error:
+    except SqlglotError as error:
         return _unsupported(query, f"cannot read its scopes: {one_line(error)}", notes)
+    except RecursionError:
+        return _unsupported(query, f"{NESTED_TOO_DEEP}: deeper than sqlglot's scopes follow", notes)
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(query, f"not a query: {query.key}", notes)
-    walker = scope_walk(root, index)
-    return _assemble(walker, root, dialect, statement.targets, originals, notes)
+    try:
+        walker = scope_walk(root, index)
+        return _assemble(walker, root, dialect, statement.targets, originals, notes)
+    except NestedTooDeep as error:
+        return _unsupported(query, str(error), notes)
 
 
 def _may_pivot(sql: str | exp.Expr) -> bool:
@@ -181,6 +205,21 @@ def _check_dialect(dialect: str) -> None:
         raise SqlError(f"unknown SQL dialect '{dialect}': {one_line(error)}") from error
 
 
+def _too_deep(sql: str) -> bool:
+    """Whether ``sql`` nests parentheses or brackets past ``MAX_PARSE_DEPTH`` (counted in its
+    text: a bracket in a string literal counts too, which only errs on absurd literals)."""
+    if sql.count("(") + sql.count("[") <= MAX_PARSE_DEPTH:
+        return False  # the common case, at the cost of two counts
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(sql):
+        if match.group() in "([":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(0, depth - 1)
+    return deepest > MAX_PARSE_DEPTH or _SUBSCRIPTS.search(sql) is not None
+
+
 def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
     """A tree of our own: a copy of an expression, or the SQL text parsed (the cheaper)."""
     if isinstance(sql, exp.Expr):
@@ -189,8 +228,6 @@ def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
         statements_ = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
     except (ParseError, TokenError) as error:
         raise SqlError(f"SQL does not parse: {one_line(error)}") from error
-    except RecursionError as error:
-        raise SqlError("SQL does not parse: nested deeper than the parser can follow") from error
     if not statements_:
         raise SqlError("SQL does not parse: no statement found")
     notes = []

@@ -52,6 +52,12 @@ class References(Fields):
         ``position`` is the projection the reference sits in (-1 in a clause): a name no
         source lists may be an earlier projection's alias (a lateral column alias).
         """
+        self.deeper()
+        edges = self._resolve_ref(scope, column, position)
+        self.depth -= 1
+        return edges
+
+    def _resolve_ref(self, scope: Scope, column: exp.Expr, position: int) -> Edges:
         if isinstance(column, exp.TableColumn):
             return self.whole_row(scope, column.name)
         if isinstance(column, exp.Columns):
@@ -176,10 +182,14 @@ class References(Fields):
 
     def resolve_in_source(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope), pivots applied."""
+        self.deeper()
         pivots = pivots_of(source)
         if pivots:
-            return self.pivot_column(source, pivots[-1], name, column)
-        return self.unpivoted_column(source, name, column)
+            edges = self.pivot_column(source, pivots[-1], name, column)
+        else:
+            edges = self.unpivoted_column(source, name, column)
+        self.depth -= 1
+        return edges
 
     def unpivoted_column(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
         """Column ``name`` of a source as it is before any PIVOT applied to it."""
@@ -247,7 +257,9 @@ class References(Fields):
         key = (id(source), name)
         found = self._holds.get(key, _UNSET)
         if found is _UNSET:
+            self.deeper()
             found = self._holds[key] = self._holds_now(source, name)
+            self.depth -= 1
         return found  # type: ignore[return-value]
 
     def _holds_now(self, source: Source, name: str) -> bool | None:
@@ -276,10 +288,11 @@ class References(Fields):
 
     def source_names(self, source: Source) -> list[str] | None:
         """A source's column names in order (pivots applied), or None when unknown."""
+        self.deeper()
         pivots = pivots_of(source)
-        if pivots:
-            return self.pivot_names(source, pivots[-1])
-        return self.unpivoted_names(source)
+        names = self.pivot_names(source, pivots[-1]) if pivots else self.unpivoted_names(source)
+        self.depth -= 1
+        return names
 
     def unpivoted_names(self, source: Source) -> list[str] | None:
         """A source's column names before any PIVOT applied to it, or None when unknown."""

@@ -134,14 +134,18 @@ def _is_columns(value: t.Any) -> bool:
 def _nested(
     value: t.Any, prefix: Parts, tables: dict[Parts, Table], fold: _Fold, rules: Names
 ) -> None:
-    if not isinstance(value, t.Mapping):
-        return
-    if _is_columns(value):
-        if value:
-            tables[prefix] = _table(prefix, value, rules, True, True)
-        return
-    for key, inner in value.items():
-        _nested(inner, prefix + (_name(str(key), fold),), tables, fold, rules)
+    # A loop over a stack, not recursion: a schema nested however deep cannot overflow it.
+    pending: list[tuple[t.Any, Parts]] = [(value, prefix)]
+    while pending:
+        value, prefix = pending.pop()
+        if not isinstance(value, t.Mapping):
+            continue
+        if _is_columns(value):
+            if value:
+                tables[prefix] = _table(prefix, value, rules, True, True)
+            continue
+        inner = [(child, prefix + (_name(str(key), fold),)) for key, child in value.items()]
+        pending.extend(reversed(inner))  # in the mapping's order
 
 
 def _name(name: str, fold: _Fold) -> str:

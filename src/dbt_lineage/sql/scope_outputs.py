@@ -33,10 +33,12 @@ class ScopeOutputs(Stars):
         """The output column names of a scope, in order (renamed by a column list)."""
         found = self._names.get(id(scope))
         if found is None:
+            self.deeper()
             inner = self._inner_names(scope)
             renamed = self.renamed(scope)
             found = renamed + inner[len(renamed) :] if renamed else inner
             self._names[id(scope)] = found
+            self.depth -= 1
         return found
 
     def output_index(self, scope: Scope) -> NameIndex:
@@ -75,6 +77,7 @@ class ScopeOutputs(Stars):
             return found
         if key in self._active:  # a recursive CTE reading itself adds nothing new
             return Edges()
+        self.deeper()
         self._active.add(key)
         renamed = self.renamed(scope)
         inner_name = name
@@ -94,6 +97,7 @@ class ScopeOutputs(Stars):
             edges = Edges.problem(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
         self._active.discard(key)
         self._outputs[key] = edges
+        self.depth -= 1
         return edges
 
     def subquery_value(self, query: exp.Expr) -> Edges:
@@ -116,7 +120,9 @@ class ScopeOutputs(Stars):
         """A SELECT scope's outputs and unexpanded stars (memoised)."""
         found = self._shapes.get(id(scope))
         if found is None:
+            self.deeper()
             found = self._shapes[id(scope)] = self._shape(scope)
+            self.depth -= 1
         return found
 
     def _shape(self, scope: Scope) -> Shape:
