@@ -75,6 +75,19 @@ def test_without_a_catalog_star_chains_infer_their_columns(no_catalog_project: P
     assert "plan" not in _columns(document, events), "never guessed"
     kinds = "model.no_catalog.event_kinds"
     assert _direct(document, kinds, "payload_kind") == {(events, "payload", "transform")}
+    # A star over a UNION: a column read through it comes from every branch, as the
+    # single-query engine reads it (not "either branch": ambiguous_star).
+    archived, union = "source.no_catalog.raw.archived_events", "model.no_catalog.all_events"
+    for name in ("user_id", "session_id"):
+        assert _direct(document, union, name) == {
+            (events, name, "identity"),
+            (archived, name, "identity"),
+        }
+        assert _columns(document, archived)[name].get("inferred")
+    sessions = "model.no_catalog.sessions_by_user"
+    assert _direct(document, sessions, "sessions") == {(union, "session_id", "aggregate")}
+    reasons = {d["reason"] for d in document["diagnostics"] if d["node_id"] in (union, sessions)}
+    assert reasons == {"star_unknown_columns"}, "its other columns stay unknown, nothing else"
 
 
 def test_a_stale_catalog_is_inferred_and_said(template_project: Path, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
+from dbt_lineage.sql.edges import IDENTITY, Edges, dotted
 from dbt_lineage.sql.names import fold_identifiers, names
 from dbt_lineage.sql.one_line import one_line
 from dbt_lineage.sql.output_names import output_names
@@ -31,8 +31,9 @@ from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.render import Renderer
 from dbt_lineage.sql.schema_index import schema_index
 from dbt_lineage.sql.scope_walk import Walker, scope_walk
+from dbt_lineage.sql.star_sources import star_sources
 from dbt_lineage.sql.statements import statements
-from dbt_lineage.sql.walk_base import NESTED_TOO_DEEP, NestedTooDeep, Star
+from dbt_lineage.sql.walk_base import NESTED_TOO_DEEP, NestedTooDeep
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 # sqlglot logs what it cannot read (a scope it cannot traverse) as warnings, which Python's
@@ -92,7 +93,10 @@ class QueryLineage:
             incompletely (``partial``).
         output_types: output column to type when known, else ``""``.
         star_sources: tables whose unknown columns a top-level ``SELECT *`` passes through
-            unchanged (a column asked of the query that it does not list comes from there).
+            unchanged.
+        star_through: the tables a column asked of the query that it does not list comes
+            from, every one of them (a UNION's branches); empty when it could come from
+            any one of several (a join), or from none (:mod:`star_sources`).
         unnamed: output columns the SQL does not name (an expression without an alias) and
             whose name here is a placeholder (``_col_N``).
         notes: what the caller should know beyond the columns: other statements left out,
@@ -105,6 +109,7 @@ class QueryLineage:
     inferred_schema: dict[tuple[str, ...], dict[str, str]]
     output_types: dict[str, str]
     star_sources: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+    star_through: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
     unnamed: tuple[str, ...] = ()
     notes: list[str] = dataclasses.field(default_factory=list)
 
@@ -303,6 +308,7 @@ def _assemble(
     rows = walker.scope_rows(root)
     everything.merge_side(rows)
     notes = notes + [f"rows: {one_line(problem)}" for problem in rows.problems]
+    notes += list(walker.notes)
     star = _unexpanded_star(walker, root)
     if star is not None:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
@@ -315,6 +321,7 @@ def _assemble(
             indirect.append(
                 Upstream(dotted(parts), column, kind, render(node), parts, tuple(steered))
             )
+    stars = star_sources(walker, root)
     inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
     unnamed = tuple(columns_name for columns_name in named.unnamed if columns_name in columns)
     return QueryLineage(
@@ -323,7 +330,8 @@ def _assemble(
         unresolved,
         inferred,
         output_types,
-        star_sources=_star_sources(walker, root),
+        star_sources=stars.reached,
+        star_through=stars.through,
         unnamed=unnamed,
         notes=notes,
     )
@@ -362,31 +370,6 @@ def _unexpanded_star(walker: Walker, root: Scope) -> str | None:
                 text = one_line(stars[0].node.sql(dialect=_GENERIC, comments=False))
                 return f"{text} over a source whose columns are unknown"
     return None
-
-
-def _star_sources(walker: Walker, root: Scope) -> list[Parts]:
-    """The tables whose unknown columns the root's stars pass through, unchanged."""
-    found: dict[Parts, None] = {}
-    pending: list[Star] = []
-    for branch in walker.value_branches(root):
-        if isinstance(branch.expression, exp.Select):
-            pending.extend(walker.shape(branch).stars)
-    seen: set[int] = set()
-    while pending:
-        star = pending.pop()
-        source = star.source
-        if id(source) in seen:
-            continue
-        seen.add(id(source))
-        if isinstance(source, Scope):
-            if source.is_udtf:
-                continue
-            for branch in walker.value_branches(source):
-                if isinstance(branch.expression, exp.Select):
-                    pending.extend(walker.shape(branch).stars)
-        elif isinstance(source.this, exp.Identifier):
-            found[walker.table_info(source)[0]] = None
-    return list(found)
 
 
 def _unsupported(expression: exp.Expr, detail: str, notes: list[str]) -> QueryLineage:

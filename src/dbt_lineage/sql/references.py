@@ -4,7 +4,9 @@ A qualified reference names its source (own scope first, then an outer query's).
 unqualified one belongs to the one source that holds it: a source whose columns are known
 and list it; else, when none lists it, the one source whose columns are unknown (its column
 is then inferred). Two sources listing it is an ambiguous column; two unknown sources that
-may hold it, and none listing it, is ambiguous too, never guessed. ``a.b`` where ``a`` is no
+may hold it, and none listing it, is ambiguous too, never guessed. A name that the sources of
+its own query list their columns without is taken from an outer query (a correlated
+reference), with a note: the guess is right when those lists are. ``a.b`` where ``a`` is no
 source reads field ``b`` of column ``a`` (a struct), down to the deepest field the catalog
 lists.
 """
@@ -32,6 +34,7 @@ _UNSET = object()
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 _UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
+NOTE = UnresolvedReason.NOTE.value
 
 # Table functions that generate rows from their arguments instead of reading data.
 GENERATORS = (
@@ -93,6 +96,8 @@ class References(Fields):
             if owner.problem:
                 return Edges.problem(owner.problem)
             if owner.source is not None:
+                if current is not scope:
+                    self._correlated(scope, name, owner.source)
                 definite = self.holds(owner.source, name) is True
                 if definite:
                     return self.resolve_in_source(owner.source, name, column)
@@ -114,6 +119,16 @@ class References(Fields):
         if fallback is not None:
             return self.resolve_in_source(fallback, name, column)
         return Edges.problem(f"{_UNKNOWN}: column {name} is not a column of any source")
+
+    def _correlated(self, scope: Scope, name: str, outer: Source) -> None:
+        """Note that ``name``, lacking from the listed sources of ``scope``, is read from
+        ``outer`` (a source of an outer query)."""
+        inner = [label(source) for _, source in self.ordered_sources(scope)]
+        if inner:
+            self.notes[
+                f"{NOTE}: column {name} is not in {', '.join(inner)}, whose columns are known: "
+                f"taken from {label(outer)}, of an outer query (a correlated reference)"
+            ] = None
 
     def _is_alias(self, scope: Scope, name: str, position: int) -> bool:
         """Whether ``name`` is the alias of a projection before ``position`` (any when -2)."""

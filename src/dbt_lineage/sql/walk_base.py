@@ -117,6 +117,10 @@ class WalkerBase:
         self._holds: dict[tuple[int, str], bool | None] = {}
         self._recursive: dict[int, Scope | None] = {}
         self._renamed: dict[int, list[str]] = {}
+        self.notes: dict[str, None] = {}
+        """What the caller should hear about beyond the columns, in order, each once: the
+        guesses the walk made (an ``UnresolvedReason`` value, ``: detail``)."""
+        self._widths: dict[int, int] = {}
         self.depth = 0
         """Guarded calls now nested (``deeper``); a call that raises leaves it raised, as
         the walk it aborts is not used again."""
