@@ -102,6 +102,10 @@ class References(Fields):
                 if definite:
                     return self.resolve_in_source(owner.source, name, column)
                 if self._is_alias(current, name, position if current is scope else -2):
+                    self.notes[
+                        f"{NOTE}: {name} is taken as the alias of an earlier projection, not "
+                        f"as a column of {label(owner.source)}, whose columns are unknown"
+                    ] = None
                     return self._alias(current, name)
                 return self.resolve_in_source(owner.source, name, column)
             here = position if current is scope else -2
@@ -162,6 +166,13 @@ class References(Fields):
             labels = ", ".join(label(source) for source in definite)
             return Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
         if len(possible) == 1:
+            chosen = possible[0]
+            lacking = [label(s) for _, s in self.ordered_sources(scope) if s is not chosen]
+            if lacking:
+                self.notes[
+                    f"{NOTE}: column {name} is not in {', '.join(lacking)}, whose columns are "
+                    f"known: taken from {label(possible[0])}, whose columns are unknown"
+                ] = None
             return Owner(possible[0])
         if possible:
             labels = ", ".join(label(source) for source in possible)
@@ -244,6 +255,8 @@ class References(Fields):
             return Edges.base((parts, name), column)
         stored, candidates = known.index.match(name)
         if stored is not None:
+            if known.strict and stored != name and not self.names.insensitive:
+                self._folded_match(parts, name, stored)
             return Edges.base((parts, stored), column)
         if candidates:
             detail = f"column {name} matches {', '.join(candidates)} in table {dotted(parts)}"
@@ -252,6 +265,18 @@ class References(Fields):
             self.inferred.setdefault(parts, {})[name] = None
             return Edges.base((parts, name), column)
         return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
+
+    def _folded_match(self, parts: Parts, name: str, stored: str) -> None:
+        """Note (once a table) a name matched to a stored one ignoring case: the dialect's
+        own rule found none, and the one name equal but for case is taken."""
+        if parts in self._folded_tables:
+            return
+        self._folded_tables.add(parts)
+        self.notes[
+            f"{NOTE}: names in table {dotted(parts)} are matched ignoring case where the "
+            f"dialect's rule finds none (e.g. {name} as {stored}): its column list has each "
+            "name once ignoring case, so that one is taken"
+        ] = None
 
     def table_info(self, table: exp.Table) -> tuple[Parts, Table | None]:
         """Normalised parts of a base table and its schema entry (None when unknown)."""

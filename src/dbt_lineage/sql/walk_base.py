@@ -121,6 +121,7 @@ class WalkerBase:
         """What the caller should hear about beyond the columns, in order, each once: the
         guesses the walk made (an ``UnresolvedReason`` value, ``: detail``)."""
         self._widths: dict[int, int] = {}
+        self._folded_tables: set[Parts] = set()
         self.depth = 0
         """Guarded calls now nested (``deeper``); a call that raises leaves it raised, as
         the walk it aborts is not used again."""
