@@ -167,7 +167,11 @@ class References(Fields):
             return Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
         if len(possible) == 1:
             chosen = possible[0]
-            lacking = [label(s) for _, s in self.ordered_sources(scope) if s is not chosen]
+            lacking = [  # a table function's columns are its own: beside it, no guess
+                label(s)
+                for _, s in self.ordered_sources(scope)
+                if s is not chosen and not (isinstance(s, Scope) and s.is_udtf)
+            ]
             if lacking:
                 self.notes[
                     f"{NOTE}: column {name} is not in {', '.join(lacking)}, whose columns are "

@@ -254,7 +254,7 @@ class ScopeOutputs(Stars):
         by_name = bool(scope.expression.args.get("by_name"))
         narrowest = -1 if by_name else self._narrowest(scope)
         if position is not None and 0 <= narrowest <= position:
-            detail = f"column {name} is past the narrowest branch, of {narrowest} column(s)"
+            detail = f"past the narrowest branch, of {narrowest} column(s)"
             return Edges.problem(f"{_WIDTHS}: {detail}")
         for branch in self.value_branches(scope):
             if not by_name and position is not None and not self.has_stars(branch):
