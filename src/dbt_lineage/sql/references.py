@@ -96,17 +96,17 @@ class References(Fields):
             if owner.problem:
                 return Edges.problem(owner.problem)
             if owner.source is not None:
-                if current is not scope:
-                    self._correlated(scope, name, owner.source)
                 definite = self.holds(owner.source, name) is True
-                if definite:
-                    return self.resolve_in_source(owner.source, name, column)
-                if self._is_alias(current, name, position if current is scope else -2):
+                if not definite and self._is_alias(
+                    current, name, position if current is scope else -2
+                ):
                     self.notes[
                         f"{NOTE}: {name} is taken as the alias of an earlier projection, not "
                         f"as a column of {label(owner.source)}, whose columns are unknown"
                     ] = None
                     return self._alias(current, name)
+                if current is not scope:
+                    self._correlated(scope, name, owner.source)
                 return self.resolve_in_source(owner.source, name, column)
             here = position if current is scope else -2
             if self._is_alias(current, name, here):
