@@ -20,6 +20,7 @@ import pytest
 import dbt_lineage.sql
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.column_lineage import column_lineage
+from dbt_lineage.sql.enclosing_calls import enclosing_calls
 from dbt_lineage.sql.inlined_columns import inlined_columns
 from dbt_lineage.sql.normal_form import normal_form
 from dbt_lineage.sql.walk_base import MAX_DEPTH
@@ -125,6 +126,17 @@ def test_a_schema_nested_deeper_than_python_recurses_is_read() -> None:
         schema = {f"level{level}": schema}
     lineage = column_lineage("select 1 as x", dialect="duckdb", schema=schema)
     assert lineage.columns == {"x": []}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_the_diff_parses_no_sql_nested_past_the_parser(dialect: str) -> None:
+    """The diff parses each side's SQL itself (``normal_form``), and an edge's expression
+    (``enclosing_calls``): the same refusal, as the SqlError each caller reports."""
+    sql = "select x from " + _nested(20_000, "(select x from ", ") as s", "t") + " as s"
+    with pytest.raises(SqlError, match="nested too deep"):
+        normal_form(sql, dialect, {("t",): "model.p.t"}.get)
+    with pytest.raises(SqlError, match="nested too deep"):
+        enclosing_calls("a" + "[1]" * 5_000, dialect)
 
 
 def test_inlining_columns_past_the_bound_is_a_sql_error() -> None:

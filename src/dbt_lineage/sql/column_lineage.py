@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 import typing as t
 
 import sqlglot
@@ -25,6 +24,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.edges import IDENTITY, Edges, dotted
 from dbt_lineage.sql.names import fold_identifiers, names
+from dbt_lineage.sql.nesting import MAX_PARSE_DEPTH, nesting
 from dbt_lineage.sql.one_line import one_line
 from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
@@ -42,16 +42,6 @@ logging.getLogger("sqlglot").addHandler(logging.NullHandler())
 
 _GENERIC = Dialect()
 """sqlglot's dialect-neutral SQL, for messages (``sql()`` without one makes it per call)."""
-
-MAX_PARSE_DEPTH = 1000
-"""Parentheses or brackets nested deeper than this (or a chain of more subscripts, as
-``a[1][1]...``) are not given to sqlglot's parser: compiled, it recurses into some of them
-(subqueries in FROM, subscripts) with no recursion limit, and a few thousand levels overflow
-its C stack and kill the process. Its own limit stops other shapes earlier (a
-``RecursionError``, reported the same way)."""
-
-_BRACKETS = re.compile(r"[()\[\]]")
-_SUBSCRIPTS = re.compile(rf"(?:\[[^\[\]]*\]\s*){{{MAX_PARSE_DEPTH + 1}}}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,7 +151,7 @@ def column_lineage(
     index = schema_index(schema, dialect, partial, lenient)
     reader = index.names.sqlglot
     try:
-        if isinstance(sql, str) and _too_deep(sql):
+        if isinstance(sql, str) and nesting(sql):
             raise RecursionError(f"nested deeper than {MAX_PARSE_DEPTH}")
         expression, notes = _fresh(sql, reader)
     except RecursionError:
@@ -208,21 +198,6 @@ def _check_dialect(dialect: str) -> None:
         names(dialect)
     except ValueError as error:
         raise SqlError(f"unknown SQL dialect '{dialect}': {one_line(error)}") from error
-
-
-def _too_deep(sql: str) -> bool:
-    """Whether ``sql`` nests parentheses or brackets past ``MAX_PARSE_DEPTH`` (counted in its
-    text: a bracket in a string literal counts too, which only errs on absurd literals)."""
-    if sql.count("(") + sql.count("[") <= MAX_PARSE_DEPTH:
-        return False  # the common case, at the cost of two counts
-    depth = deepest = 0
-    for match in _BRACKETS.finditer(sql):
-        if match.group() in "([":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth = max(0, depth - 1)
-    return deepest > MAX_PARSE_DEPTH or _SUBSCRIPTS.search(sql) is not None
 
 
 def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
