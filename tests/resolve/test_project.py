@@ -226,3 +226,33 @@ def test_a_partial_manifest_keeps_earlier_lineage_of_unchanged_code(
     assert all(c["reason"].startswith("no_compiled_sql") for c in orders.values()), (
         "its code changed since it was compiled: nothing is reused"
     )
+
+
+def test_a_width_mismatch_reaches_lineage_json(template_project: Path, tmp_path: Path) -> None:
+    # With a catalog, both branches' widths are known: six customer columns over five order
+    # columns cannot run; the sixth has no edge, and the node says why.
+    project = copy_project(template_project, tmp_path)
+    shutil.copytree(template_project / "target", project / "target", dirs_exist_ok=True)
+    shutil.copy(template_project / "shop.duckdb", project / "shop.duckdb")
+    marts = project / "models" / "marts"
+    (marts / "people_and_orders.sql").write_text(
+        "select * from {{ ref('stg_customers') }}\n"
+        "union all\n"
+        "select * from {{ ref('stg_orders') }}\n"
+    )
+    dbt(project, "compile")
+    result = _build(project, "--no-cache")
+    assert result.exit_code == 0, result.output
+    document = _lineage(project)
+    union, stg = "model.shop.people_and_orders", "model.shop.stg_orders"
+    width = [
+        d
+        for d in document["diagnostics"]
+        if d["node_id"] == union and d["reason"] == "set_operation_width_mismatch"
+    ]
+    assert any("UNION branches of 6 and 5 columns" in d["message"] for d in width), width
+    assert any(d.get("columns") == ["country_code"] for d in width), width
+    columns = _columns(document, union)
+    assert columns["country_code"]["reason"].startswith("set_operation_width_mismatch")
+    assert not _direct(document, union, "country_code"), "no edge past the narrowest branch"
+    assert (stg, "order_id", "identity") in _direct(document, union, "customer_id")
