@@ -110,6 +110,8 @@ class UnresolvedReason(str, enum.Enum):
     UNNAMED_COLUMN = "unnamed_column"
     INTERNAL_ERROR = "internal_error"
     TIMEOUT = "timeout"
+    SET_OPERATION_WIDTH_MISMATCH = "set_operation_width_mismatch"
+    """The branches of a UNION (INTERSECT, EXCEPT) have different widths as known here."""
     NOTE = "note"
     """Not a column's reason: something to know about a node (other statements left out)."""
 

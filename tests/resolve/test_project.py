@@ -13,7 +13,6 @@ from click.testing import CliRunner
 from tests.dbt_projects import REPO, copy_project, dbt
 
 from dbt_lineage.cli import main
-from dbt_lineage.resolve import resolve_node as resolve_node_module
 
 pytestmark = pytest.mark.slow
 
@@ -76,6 +75,19 @@ def test_without_a_catalog_star_chains_infer_their_columns(no_catalog_project: P
     assert "plan" not in _columns(document, events), "never guessed"
     kinds = "model.no_catalog.event_kinds"
     assert _direct(document, kinds, "payload_kind") == {(events, "payload", "transform")}
+    # A star over a UNION: a column read through it comes from every branch, as the
+    # single-query engine reads it (not "either branch": ambiguous_star).
+    archived, union = "source.no_catalog.raw.archived_events", "model.no_catalog.all_events"
+    for name in ("user_id", "session_id"):
+        assert _direct(document, union, name) == {
+            (events, name, "identity"),
+            (archived, name, "identity"),
+        }
+        assert _columns(document, archived)[name].get("inferred")
+    sessions = "model.no_catalog.sessions_by_user"
+    assert _direct(document, sessions, "sessions") == {(union, "session_id", "aggregate")}
+    reasons = {d["reason"] for d in document["diagnostics"] if d["node_id"] in (union, sessions)}
+    assert reasons == {"star_unknown_columns"}, "its other columns stay unknown, nothing else"
 
 
 def test_a_stale_catalog_is_inferred_and_said(template_project: Path, tmp_path: Path) -> None:
@@ -119,30 +131,40 @@ def test_a_pathological_model_times_out_and_the_rest_resolves(tmp_path: Path) ->
     assert all("reason" not in column for column in leaderboard.values())
 
 
-def test_a_bug_in_one_node_becomes_a_diagnostic(
-    broken_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("fault", ["raise", "segv"])
+def test_a_node_that_fails_or_kills_its_process_costs_only_itself(
+    broken_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str, jobs: str
 ) -> None:
+    # A bug (an exception) and a crash (SIGSEGV in the process resolving the node, as a
+    # stack overflow in compiled code gives) both become the node's internal_error, with
+    # one job as with several; every other node is written as a clean build writes it.
     project = copy_project(broken_project, tmp_path)
     shutil.copytree(broken_project / "target", project / "target", dirs_exist_ok=True)
-    real = resolve_node_module.column_lineage
-
-    def failing(sql: str, **kwargs: t.Any) -> t.Any:
-        if "player_kd" in sql or "kills / nullif" in sql:
-            raise KeyError("injected")
-        return real(sql, **kwargs)
-
-    monkeypatch.setattr(resolve_node_module, "column_lineage", failing)
+    assert _build(project, "--no-cache", "-j", jobs).exit_code == 0
+    clean = _lineage(project)
     target = "model.broken.player_kd_ratio"
+    monkeypatch.setenv("DBT_LINEAGE_INJECT_FAULT", f"{fault}:{target}")
     result = CliRunner().invoke(
-        main.cli, ["--debug", "build", "--project-dir", str(project), "--no-cache", "-j", "1"]
+        main.cli, ["--debug", "build", "--project-dir", str(project), "--no-cache", "-j", jobs]
     )
     assert result.exit_code == 0, result.output
-    assert "internal error while resolving model.broken.player_kd_ratio" in result.output
-    assert "Traceback of the internal error in model.broken.player_kd_ratio" in result.output
+    assert f"internal error while resolving {target}" in result.output
     document = _lineage(project)
-    diagnostics = {d["node_id"]: d["reason"] for d in document["diagnostics"]}
-    assert diagnostics[target] == "internal_error"
-    assert document["nodes"]["model.broken.player_leaderboard"]["columns"]
+    (failure,) = [d for d in document["diagnostics"] if d["reason"] == "internal_error"]
+    assert failure["node_id"] == target
+    if fault == "segv":
+        assert "its worker process died (exit code -11)" in failure["message"]
+    else:
+        assert f"Traceback of the internal error in {target}" in result.output
+    others = set(clean["nodes"]) - {target}
+    assert others and others < set(document["nodes"])
+    for node_id in others:
+        assert document["nodes"][node_id] == clean["nodes"][node_id], node_id
+        for kind in ("direct", "indirect"):
+            edges = document["edges"][kind]
+            assert edges.get(node_id) == clean["edges"][kind].get(node_id), node_id
+    assert target not in document["edges"]["direct"]
 
 
 def test_a_selected_build_updates_lineage_json_in_place(
@@ -204,3 +226,33 @@ def test_a_partial_manifest_keeps_earlier_lineage_of_unchanged_code(
     assert all(c["reason"].startswith("no_compiled_sql") for c in orders.values()), (
         "its code changed since it was compiled: nothing is reused"
     )
+
+
+def test_a_width_mismatch_reaches_lineage_json(template_project: Path, tmp_path: Path) -> None:
+    # With a catalog, both branches' widths are known: six customer columns over five order
+    # columns cannot run; the sixth has no edge, and the node says why.
+    project = copy_project(template_project, tmp_path)
+    shutil.copytree(template_project / "target", project / "target", dirs_exist_ok=True)
+    shutil.copy(template_project / "shop.duckdb", project / "shop.duckdb")
+    marts = project / "models" / "marts"
+    (marts / "people_and_orders.sql").write_text(
+        "select * from {{ ref('stg_customers') }}\n"
+        "union all\n"
+        "select * from {{ ref('stg_orders') }}\n"
+    )
+    dbt(project, "compile")
+    result = _build(project, "--no-cache")
+    assert result.exit_code == 0, result.output
+    document = _lineage(project)
+    union, stg = "model.shop.people_and_orders", "model.shop.stg_orders"
+    width = [
+        d
+        for d in document["diagnostics"]
+        if d["node_id"] == union and d["reason"] == "set_operation_width_mismatch"
+    ]
+    assert any("UNION branches of 6 and 5 columns" in d["message"] for d in width), width
+    assert any(d.get("columns") == ["country_code"] for d in width), width
+    columns = _columns(document, union)
+    assert columns["country_code"]["reason"].startswith("set_operation_width_mismatch")
+    assert not _direct(document, union, "country_code"), "no edge past the narrowest branch"
+    assert (stg, "order_id", "identity") in _direct(document, union, "customer_id")

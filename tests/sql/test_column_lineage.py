@@ -1,7 +1,9 @@
 """Column lineage of single queries: the data-file cases, plus the direct API checks.
 
-Each file in ``cases/`` is one construct: dialect, schema, SQL and the expected edges.
-Adding a case is adding a file.
+Each file in ``cases/`` is one construct: dialect (or ``dialects``, a list: the case runs on
+each), schema, SQL and the expected edges, unresolved columns and notes (each a prefix of
+one of ``QueryLineage.notes``; given, the notes are exactly those). Adding a case is adding a
+file.
 """
 
 from __future__ import annotations
@@ -22,8 +24,14 @@ CASES = Path(__file__).parent / "cases"
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "case" in metafunc.fixturenames:
-        paths = sorted(CASES.glob("*.yml"))
-        metafunc.parametrize("case", paths, ids=[path.stem for path in paths])
+        cases: list[tuple[Path, str]] = []
+        ids: list[str] = []
+        for path in sorted(CASES.glob("*.yml")):
+            spec = yaml.safe_load(path.read_text())
+            dialects = spec.get("dialects") or [spec["dialect"]]
+            cases += [(path, dialect) for dialect in dialects]
+            ids += [path.stem] if "dialects" not in spec else [f"{path.stem}-{d}" for d in dialects]
+        metafunc.parametrize("case", cases, ids=ids)
 
 
 def _edges(items: t.Iterable[t.Any]) -> set[tuple[str, str, str]]:
@@ -43,10 +51,11 @@ def _indirect(items: t.Iterable[t.Any]) -> set[tuple[str, str, str, tuple[str, .
     }
 
 
-def test_case(case: Path) -> None:
-    spec = yaml.safe_load(case.read_text())
+def test_case(case: tuple[Path, str]) -> None:
+    path, dialect = case
+    spec = yaml.safe_load(path.read_text())
     expected = spec["expected"]
-    lineage = column_lineage(spec["sql"], dialect=spec["dialect"], schema=spec.get("schema"))
+    lineage = column_lineage(spec["sql"], dialect=dialect, schema=spec.get("schema"))
     got_columns = {
         name: {(u.table, u.column, u.kind) for u in ups} for name, ups in lineage.columns.items()
     }
@@ -72,6 +81,11 @@ def test_case(case: Path) -> None:
     for name, columns in (expected.get("inferred") or {}).items():
         parts = tuple(name.split("."))
         assert set(lineage.inferred_schema.get(parts, {})) == set(columns)
+    if "notes" in expected:
+        notes = expected["notes"] or []
+        assert len(lineage.notes) == len(notes), lineage.notes
+        for prefix in notes:
+            assert any(note.startswith(prefix) for note in lineage.notes), (prefix, lineage.notes)
 
 
 def test_parse_error_is_one_line_sql_error() -> None:

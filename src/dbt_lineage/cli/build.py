@@ -35,7 +35,7 @@ from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Processes to resolve with (default: one per core; 1: in this process).",
+    help="Worker processes to resolve with (default: one per core).",
 )
 @click.option(
     "--node-timeout",

@@ -30,7 +30,7 @@ from dbt_lineage.errors import OutputError
 from dbt_lineage.files import write_file
 from dbt_lineage.resolve.node_lineage import NodeLineage
 
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 """Bump when the layout of an entry changes (any change to the engine's code already
 invalidates old entries through the code's fingerprint)."""
 

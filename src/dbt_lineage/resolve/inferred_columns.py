@@ -2,10 +2,11 @@
 
 Walking from the last readers back to the sources:
 
-- a model that is ``SELECT *`` over one relation of unknown columns gets every column its
-  readers read (or its YAML declares) that it does not list, as an identity copy of that
-  relation's column, and the demand moves on to that relation; over several such relations
-  the column is ``ambiguous_star``, never guessed;
+- a model whose ``SELECT *`` passes through relations of unknown columns gets every column
+  its readers read (or its YAML declares) that it does not list, as an identity copy of the
+  column of each relation it comes from (one, or every branch of a UNION: the engine's own
+  rule, ``sql/star_sources.py``), and the demand moves on to those relations; where it could
+  come from any one of several (a join), the column is ``ambiguous_star``, never guessed;
 - a source or seed gets every column its readers read that nothing declared;
 - a column read from a relation whose catalog entry lacks it means the catalog is older
   than the SQL: one warning says so.
@@ -73,10 +74,14 @@ def _through_star(
         if name.casefold() in folded:
             continue
         folded.add(name.casefold())
-        if len(sources) == 1:
-            upstream = UpstreamEdge(ColumnRef(sources[0], name), EdgeKind.IDENTITY, "*")
-            result.columns[name] = ColumnLineage(name, "", [upstream], inferred=True)
-            demands[sources[0]][name] = None
+        if result.star_through:
+            upstreams = [
+                UpstreamEdge(ColumnRef(node_id, name), EdgeKind.IDENTITY, "*")
+                for node_id in result.star_through
+            ]
+            result.columns[name] = ColumnLineage(name, "", upstreams, inferred=True)
+            for node_id in result.star_through:
+                demands[node_id][name] = None
         else:
             reason = (
                 f"{UnresolvedReason.AMBIGUOUS_STAR.value}: column {name} could come from "

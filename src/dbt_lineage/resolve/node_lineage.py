@@ -62,8 +62,11 @@ class NodeLineage:
     inferred: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
     """Columns of upstream relations with no declared columns, inferred from this SQL."""
     star_sources: list[str] = dataclasses.field(default_factory=list)
-    """Upstream nodes a ``SELECT *`` over unknown columns passes through: a column readers
-    use that the node does not list comes from there, unchanged."""
+    """Upstream nodes a ``SELECT *`` over unknown columns passes through."""
+    star_through: list[str] = dataclasses.field(default_factory=list)
+    """The upstream nodes a column readers use that the node does not list comes from,
+    unchanged: every one of them (a UNION's branches). Empty, with ``star_sources`` set,
+    when it could come from any one of them: ``ambiguous_star``."""
     columns_from: str = ""
     cached: bool = False
     text: str | None = dataclasses.field(default=None, repr=False, compare=False)
@@ -88,6 +91,7 @@ class NodeLineage:
             "diagnostics": [dataclasses.astuple(item) for item in self.diagnostics],
             "inferred": self.inferred,
             "star_sources": self.star_sources,
+            "star_through": self.star_through,
             "columns_from": self.columns_from,
         }
 
@@ -113,6 +117,7 @@ class NodeLineage:
             ],
             inferred=data["inferred"],
             star_sources=data["star_sources"],
+            star_through=data["star_through"],
             columns_from=data["columns_from"],
             cached=True,
         )

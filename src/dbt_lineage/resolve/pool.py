@@ -1,5 +1,8 @@
 """Worker processes that resolve one node each at a time, each node under a time budget.
 
+Every build resolves its nodes here, with one worker for ``--jobs 1``
+(``docs/decisions/0009-one-job-in-a-worker.md``).
+
 A node that runs past its budget has its worker killed and replaced, and becomes a
 ``timeout`` result; a worker that dies (out of memory, a crash in compiled code) costs only
 its node the same way (the node it held to run next is sent again). Workers are fresh
@@ -198,7 +201,7 @@ class WorkerPool:
             if self._failed_starts > _STARTS:
                 raise DbtLineageError(
                     f"worker processes exit as they start ({sys.executable} -m "
-                    "dbt_lineage.resolve.worker): check the installation, or run with --jobs 1"
+                    "dbt_lineage.resolve.worker): install dbt-lineage again"
                 ) from None
             self._replace(worker)
             return

@@ -60,8 +60,8 @@ def resolve_project(
         cache: results from earlier builds; only nodes whose SQL or upstream schemas changed
             are resolved again.
         progress: called with (done, total) after each node.
-        jobs: processes to resolve with; the machine's cores by default; 1 resolves in
-            this process.
+        jobs: worker processes to resolve with; the machine's cores by default (one
+            worker for 1: a node that crashes its process costs only itself).
         node_timeout: seconds one node may take in a worker (None: no limit).
     """
     import os

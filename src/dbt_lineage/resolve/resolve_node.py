@@ -177,6 +177,9 @@ def _map_star_sources(lineage: QueryLineage, inputs: NodeInputs, result: NodeLin
         node_id = _node_of(parts, inputs)
         if node_id is not None and node_id != result.node_id:
             result.star_sources.append(node_id)
+    through = [_node_of(parts, inputs) for parts in lineage.star_through]
+    if all(node_id is not None and node_id != result.node_id for node_id in through):
+        result.star_through = [node_id for node_id in through if node_id is not None]
 
 
 def _add_diagnostics(node: Node, lineage: QueryLineage, result: NodeLineage) -> None:

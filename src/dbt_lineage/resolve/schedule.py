@@ -4,7 +4,9 @@ A model waits only for the upstream models whose columns it cannot know yet (a c
 gives them up front). Ready nodes go to workers one at a time, in dependency order, an idle
 worker first; each worker also holds the next node to start when its current one ends
 (``pool.IN_FLIGHT``), so a slow node holds up its own readers and at most that one node,
-never a whole wave. With one job, nodes are resolved in this process (no time budget there).
+never a whole wave. Every node is resolved in a worker process, even with one job: a node
+that kills its process (a crash in compiled code) then costs only itself
+(``docs/decisions/0009-one-job-in-a-worker.md``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,6 @@ from dbt_lineage.resolve.inputs import Prepared
 from dbt_lineage.resolve.node_lineage import NodeLineage
 from dbt_lineage.resolve.pool import REQUEUE, WorkerPool
 from dbt_lineage.resolve.relations import RelationIndex
-
-MIN_POOL_TASKS = 2
-"""With fewer nodes to resolve than this, workers cost more than they save."""
 
 
 class Job(t.Protocol):
@@ -63,10 +62,9 @@ def schedule(
         plan: the nodes and their waits.
         job: prepares nodes and takes their results.
         index: the relation index (built once, only when some node must be resolved).
-        jobs: worker processes; 1 resolves in this process.
+        jobs: worker processes at most.
         timeout: seconds a node may take in a worker; None for no limit.
-        expected: how many nodes will need resolving at most (decides whether to start
-            workers at all).
+        expected: how many nodes will need resolving at most (no more workers start).
     """
     waits = {node_id: set(parents) for node_id, parents in plan.waits.items()}
     dependents = plan.dependents()
@@ -76,8 +74,6 @@ def schedule(
     queued: collections.deque[tuple[str, Prepared]] = collections.deque()
     pending: dict[str, Prepared] = {}
     pool: WorkerPool | None = None
-    local_index: RelationIndex | None = None
-    in_pool = jobs > 1 and expected >= MIN_POOL_TASKS
     done: set[str] = set()
 
     def finish(node_id: str, result: NodeLineage, traceback: str = "") -> None:
@@ -105,18 +101,10 @@ def schedule(
                 started = job.start(node_id)
                 if isinstance(started, NodeLineage):
                     finish(node_id, started)
-                elif in_pool:
-                    queued.append((node_id, started))
                 else:
-                    if local_index is None:
-                        local_index = index()
-                    from dbt_lineage.resolve.worker import worker  # sqlglot only when needed
-
-                    inputs = dataclasses.replace(started.inputs, index=local_index)
-                    outcome = worker(started.node, inputs)
-                    finish(node_id, outcome.result, outcome.traceback)
+                    queued.append((node_id, started))
             if queued and pool is None:
-                pool = WorkerPool(jobs, index(), timeout)
+                pool = WorkerPool(max(1, min(jobs, expected)), index(), timeout)
             while queued and pool is not None and pool.idle:
                 node_id, prepared = queued[0]
                 if not pool.submit(node_id, prepared.node, prepared.inputs):

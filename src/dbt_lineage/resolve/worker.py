@@ -1,8 +1,12 @@
-"""One node's resolution behind the per-node boundary, in this process or a worker's.
+"""One node's resolution behind the per-node boundary, in a worker process.
 
 Any exception but the engine's own ``SqlError`` (which ``resolve_node`` turns into a
 diagnostic) is a bug of ours: it becomes an ``internal_error`` diagnostic on that node,
 naming the node and its file, with the traceback kept for ``--debug``; the build goes on.
+A fault that kills the process instead (a crash in compiled code) is the pool's to report.
+
+``DBT_LINEAGE_INJECT_FAULT=KIND:NODE_ID`` makes the worker fail on that node, for tests of
+both boundaries: ``raise`` raises an exception, ``segv`` sends the worker SIGSEGV.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
+import os
+import signal
 import traceback
 import typing as t
 
@@ -19,15 +25,25 @@ from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
 from dbt_lineage.resolve.relations import RelationIndex
 from dbt_lineage.resolve.resolve_node import resolve_node
 
+_FAULT_KIND, _, _FAULT_NODE = os.environ.get("DBT_LINEAGE_INJECT_FAULT", "").partition(":")
+
 
 def worker(node: SqlNode, inputs: NodeInputs) -> Outcome:
     """Module entry: resolve one node; a bug becomes an ``internal_error`` diagnostic."""
     with collected_after():
         try:
+            if _FAULT_NODE and node.unique_id == _FAULT_NODE:
+                _inject_fault()
             return Outcome(resolve_node(node, inputs))
         except Exception as error:  # noqa: BLE001 - the per-node boundary
             text = " ".join(f"{type(error).__name__}: {error}".split())[:500]
             return Outcome(internal_error(node, inputs, text), traceback.format_exc())
+
+
+def _inject_fault() -> None:
+    if _FAULT_KIND == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    raise RuntimeError(f"fault injected by DBT_LINEAGE_INJECT_FAULT={_FAULT_KIND}:{_FAULT_NODE}")
 
 
 def serve(connection: t.Any) -> None:

@@ -5,7 +5,8 @@ identifiers the dialect's way; build its scopes once; then resolve every output 
 one memoised pass over the scopes (:mod:`scope_walk`), matching names to the schema's stored
 names by the dialect's rules (:mod:`names`). What cannot be resolved is reported in
 ``QueryLineage.unresolved`` with a reason; only SQL that does not parse (or an unknown
-dialect) raises.
+dialect) raises. SQL nested deeper than the parser or the walk follows (``MAX_DEPTH``) is
+``unsupported_sql: nested too deep``, never a crash.
 """
 
 from __future__ import annotations
@@ -21,16 +22,18 @@ from sqlglot.errors import ParseError, SqlglotError, TokenError
 from sqlglot.optimizer.scope import Scope, build_scope
 
 from dbt_lineage.errors import SqlError
-from dbt_lineage.sql.edges import IDENTITY, Edges, Parts, dotted
+from dbt_lineage.sql.edges import IDENTITY, Edges, dotted
 from dbt_lineage.sql.names import fold_identifiers, names
+from dbt_lineage.sql.nesting import MAX_PARSE_DEPTH, nesting
 from dbt_lineage.sql.one_line import one_line
 from dbt_lineage.sql.output_names import output_names
 from dbt_lineage.sql.pivot_statement import pivot_statement
 from dbt_lineage.sql.render import Renderer
 from dbt_lineage.sql.schema_index import schema_index
 from dbt_lineage.sql.scope_walk import Walker, scope_walk
+from dbt_lineage.sql.star_sources import star_sources
 from dbt_lineage.sql.statements import statements
-from dbt_lineage.sql.walk_base import Star
+from dbt_lineage.sql.walk_base import NESTED_TOO_DEEP, NestedTooDeep
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 # sqlglot logs what it cannot read (a scope it cannot traverse) as warnings, which Python's
@@ -80,7 +83,10 @@ class QueryLineage:
             incompletely (``partial``).
         output_types: output column to type when known, else ``""``.
         star_sources: tables whose unknown columns a top-level ``SELECT *`` passes through
-            unchanged (a column asked of the query that it does not list comes from there).
+            unchanged.
+        star_through: the tables a column asked of the query that it does not list comes
+            from, every one of them (a UNION's branches); empty when it could come from
+            any one of several (a join), or from none (:mod:`star_sources`).
         unnamed: output columns the SQL does not name (an expression without an alias) and
             whose name here is a placeholder (``_col_N``).
         notes: what the caller should know beyond the columns: other statements left out,
@@ -93,6 +99,7 @@ class QueryLineage:
     inferred_schema: dict[tuple[str, ...], dict[str, str]]
     output_types: dict[str, str]
     star_sources: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+    star_through: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
     unnamed: tuple[str, ...] = ()
     notes: list[str] = dataclasses.field(default_factory=list)
 
@@ -143,7 +150,14 @@ def column_lineage(
     _check_dialect(dialect)
     index = schema_index(schema, dialect, partial, lenient)
     reader = index.names.sqlglot
-    expression, notes = _fresh(sql, reader)
+    try:
+        if isinstance(sql, str) and nesting(sql):
+            raise RecursionError(f"nested deeper than {MAX_PARSE_DEPTH}")
+        expression, notes = _fresh(sql, reader)
+    except RecursionError:
+        detail = f"{NESTED_TOO_DEEP}: deeper than the SQL parser follows"
+        reason = f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}"
+        return QueryLineage({}, [], {"*": reason}, {}, {})
     if _may_pivot(sql) and expression.find(exp.Pivot) is not None:
         expression = pivot_statement(expression, dialect)
     statement = statements(expression)
@@ -161,12 +175,17 @@ def column_lineage(
     try:
         fold_identifiers(query, reader, sql if isinstance(sql, str) else None)
         root = build_scope(query)
-    except (SqlglotError, RecursionError) as error:
+    except SqlglotError as error:
         return _unsupported(query, f"cannot read its scopes: {one_line(error)}", notes)
+    except RecursionError:
+        return _unsupported(query, f"{NESTED_TOO_DEEP}: deeper than sqlglot's scopes follow", notes)
     if root is None or not isinstance(root.expression, exp.Query):
         return _unsupported(query, f"not a query: {query.key}", notes)
-    walker = scope_walk(root, index)
-    return _assemble(walker, root, dialect, statement.targets, originals, notes)
+    try:
+        walker = scope_walk(root, index)
+        return _assemble(walker, root, dialect, statement.targets, originals, notes)
+    except NestedTooDeep as error:
+        return _unsupported(query, str(error), notes)
 
 
 def _may_pivot(sql: str | exp.Expr) -> bool:
@@ -189,8 +208,6 @@ def _fresh(sql: str | exp.Expr, dialect: Dialect) -> tuple[exp.Expr, list[str]]:
         statements_ = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
     except (ParseError, TokenError) as error:
         raise SqlError(f"SQL does not parse: {one_line(error)}") from error
-    except RecursionError as error:
-        raise SqlError("SQL does not parse: nested deeper than the parser can follow") from error
     if not statements_:
         raise SqlError("SQL does not parse: no statement found")
     notes = []
@@ -266,6 +283,7 @@ def _assemble(
     rows = walker.scope_rows(root)
     everything.merge_side(rows)
     notes = notes + [f"rows: {one_line(problem)}" for problem in rows.problems]
+    notes += list(walker.notes)
     star = _unexpanded_star(walker, root)
     if star is not None:
         unresolved["*"] = f"{UnresolvedReason.STAR_UNKNOWN_COLUMNS.value}: {star}"
@@ -278,6 +296,7 @@ def _assemble(
             indirect.append(
                 Upstream(dotted(parts), column, kind, render(node), parts, tuple(steered))
             )
+    stars = star_sources(walker, root)
     inferred = {parts: dict.fromkeys(cols, "") for parts, cols in walker.inferred.items()}
     unnamed = tuple(columns_name for columns_name in named.unnamed if columns_name in columns)
     return QueryLineage(
@@ -286,7 +305,8 @@ def _assemble(
         unresolved,
         inferred,
         output_types,
-        star_sources=_star_sources(walker, root),
+        star_sources=stars.reached,
+        star_through=stars.through,
         unnamed=unnamed,
         notes=notes,
     )
@@ -325,31 +345,6 @@ def _unexpanded_star(walker: Walker, root: Scope) -> str | None:
                 text = one_line(stars[0].node.sql(dialect=_GENERIC, comments=False))
                 return f"{text} over a source whose columns are unknown"
     return None
-
-
-def _star_sources(walker: Walker, root: Scope) -> list[Parts]:
-    """The tables whose unknown columns the root's stars pass through, unchanged."""
-    found: dict[Parts, None] = {}
-    pending: list[Star] = []
-    for branch in walker.value_branches(root):
-        if isinstance(branch.expression, exp.Select):
-            pending.extend(walker.shape(branch).stars)
-    seen: set[int] = set()
-    while pending:
-        star = pending.pop()
-        source = star.source
-        if id(source) in seen:
-            continue
-        seen.add(id(source))
-        if isinstance(source, Scope):
-            if source.is_udtf:
-                continue
-            for branch in walker.value_branches(source):
-                if isinstance(branch.expression, exp.Select):
-                    pending.extend(walker.shape(branch).stars)
-        elif isinstance(source.this, exp.Identifier):
-            found[walker.table_info(source)[0]] = None
-    return list(found)
 
 
 def _unsupported(expression: exp.Expr, detail: str, notes: list[str]) -> QueryLineage:

@@ -13,6 +13,7 @@ import functools
 import typing as t
 
 from dbt_lineage.errors import SqlError
+from dbt_lineage.sql.nesting import nesting
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,9 +66,11 @@ def enclosing_calls(expression: str, dialect: str = "") -> tuple[ColumnUse, ...]
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
+    if nesting(expression):
+        raise SqlError(f"expression nested too deep to parse: {expression[:200]}")
     try:
         tree = sqlglot.parse_one(expression, read=dialect or None)
-    except SqlglotError as error:
+    except (SqlglotError, RecursionError) as error:
         detail = " ".join(str(error).split())[:200]
         raise SqlError(f"expression does not parse ({detail}): {expression[:200]}") from error
     uses = []

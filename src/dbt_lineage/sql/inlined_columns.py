@@ -28,6 +28,7 @@ from sqlglot.optimizer.scope import Scope, build_scope
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
+from dbt_lineage.sql.walk_base import MAX_DEPTH, NESTED_TOO_DEEP
 
 
 class ColumnForm:
@@ -83,7 +84,8 @@ def inlined_columns(
     '("model.p.orders".amount * 2)'
 
     Raises:
-        SqlError: the query's scopes cannot be read (not a query; an unsupported construct).
+        SqlError: the query's scopes cannot be read (not a query; an unsupported construct;
+            CTEs or subqueries nested deeper than ``MAX_DEPTH``).
     """
     glot = names(tree.dialect).sqlglot
     mapping: dict[str, object] = {
@@ -137,6 +139,8 @@ class _Inliner:
         self.generator = glot.generator(comments=False)
         self.done: dict[tuple[int, str, bool], str] = {}
         self.busy: set[tuple[int, str, bool]] = set()
+        self.depth = 0
+        """Columns now being inlined one inside another: bounded by ``MAX_DEPTH``."""
 
     def column(self, scope: Scope, name: str, typed: bool) -> str:
         key = (id(scope), name, typed)
@@ -145,6 +149,9 @@ class _Inliner:
         if key in self.busy:
             return f"<recursive {name}>"  # a recursive CTE reading itself
         self.busy.add(key)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise SqlError(f"cannot read its columns: {NESTED_TOO_DEEP} (CTEs or subqueries)")
         if scope.set_operation_scopes:
             index = _output_names(scope).index(name) if name in _output_names(scope) else -1
             parts = [self._at(branch, index, typed) for branch in scope.set_operation_scopes]
@@ -152,6 +159,7 @@ class _Inliner:
         else:
             text = self._projection(scope, name, typed)
         self.busy.discard(key)
+        self.depth -= 1
         self.done[key] = text
         return text
 

@@ -19,6 +19,7 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
+from dbt_lineage.sql.nesting import MAX_PARSE_DEPTH, nesting
 from dbt_lineage.sql.one_line import one_line
 
 RelationLookup = t.Callable[[tuple[str, ...]], "str | None"]
@@ -59,6 +60,8 @@ def normal_form(sql: str, dialect: str, relation: RelationLookup) -> NormalTree:
         SqlError: the SQL does not parse.
     """
     glot = names(dialect).sqlglot
+    if nesting(sql):
+        raise SqlError(f"SQL nested too deep: past {MAX_PARSE_DEPTH} levels, not parsed")
     try:
         parsed = [statement for statement in sqlglot.parse(sql, dialect=glot) if statement]
     except (ParseError, TokenError) as error:

@@ -4,7 +4,9 @@ A qualified reference names its source (own scope first, then an outer query's).
 unqualified one belongs to the one source that holds it: a source whose columns are known
 and list it; else, when none lists it, the one source whose columns are unknown (its column
 is then inferred). Two sources listing it is an ambiguous column; two unknown sources that
-may hold it, and none listing it, is ambiguous too, never guessed. ``a.b`` where ``a`` is no
+may hold it, and none listing it, is ambiguous too, never guessed. A name that the sources of
+its own query list their columns without is taken from an outer query (a correlated
+reference), with a note: the guess is right when those lists are. ``a.b`` where ``a`` is no
 source reads field ``b`` of column ``a`` (a struct), down to the deepest field the catalog
 lists.
 """
@@ -32,6 +34,7 @@ _UNSET = object()
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 _UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
+NOTE = UnresolvedReason.NOTE.value
 
 # Table functions that generate rows from their arguments instead of reading data.
 GENERATORS = (
@@ -52,6 +55,12 @@ class References(Fields):
         ``position`` is the projection the reference sits in (-1 in a clause): a name no
         source lists may be an earlier projection's alias (a lateral column alias).
         """
+        self.deeper()
+        edges = self._resolve_ref(scope, column, position)
+        self.depth -= 1
+        return edges
+
+    def _resolve_ref(self, scope: Scope, column: exp.Expr, position: int) -> Edges:
         if isinstance(column, exp.TableColumn):
             return self.whole_row(scope, column.name)
         if isinstance(column, exp.Columns):
@@ -92,10 +101,16 @@ class References(Fields):
                 return Edges.problem(owner.problem)
             if owner.source is not None:
                 definite = self.holds(owner.source, name) is True
-                if definite:
-                    return self.resolve_in_source(owner.source, name, column)
-                if self._is_alias(current, name, position if current is scope else -2):
+                if not definite and self._is_alias(
+                    current, name, position if current is scope else -2
+                ):
+                    self.notes[
+                        f"{NOTE}: {name} is taken as the alias of an earlier projection, not "
+                        f"as a column of {label(owner.source)}, whose columns are unknown"
+                    ] = None
                     return self._alias(current, name)
+                if current is not scope:
+                    self._correlated(scope, name, owner.source)
                 return self.resolve_in_source(owner.source, name, column)
             here = position if current is scope else -2
             if self._is_alias(current, name, here):
@@ -113,6 +128,16 @@ class References(Fields):
         if fallback is not None:
             return self.resolve_in_source(fallback, name, column)
         return Edges.problem(f"{_UNKNOWN}: column {name} is not a column of any source")
+
+    def _correlated(self, scope: Scope, name: str, outer: Source) -> None:
+        """Note that ``name``, lacking from the listed sources of ``scope``, is read from
+        ``outer`` (a source of an outer query)."""
+        inner = [label(source) for _, source in self.ordered_sources(scope)]
+        if inner:
+            self.notes[
+                f"{NOTE}: column {name} is not in {', '.join(inner)}, whose columns are known: "
+                f"taken from {label(outer)}, of an outer query (a correlated reference)"
+            ] = None
 
     def _is_alias(self, scope: Scope, name: str, position: int) -> bool:
         """Whether ``name`` is the alias of a projection before ``position`` (any when -2)."""
@@ -155,6 +180,17 @@ class References(Fields):
             labels = ", ".join(label(source) for source in definite)
             return Owner(problem=f"{_AMBIGUOUS}: column {name} is in {labels}")
         if len(possible) == 1:
+            chosen = possible[0]
+            lacking = [  # a table function's columns are its own: beside it, no guess
+                label(s)
+                for _, s in self.ordered_sources(scope)
+                if s is not chosen and not (isinstance(s, Scope) and s.is_udtf)
+            ]
+            if lacking:
+                self.notes[
+                    f"{NOTE}: column {name} is not in {', '.join(lacking)}, whose columns are "
+                    f"known: taken from {label(possible[0])}, whose columns are unknown"
+                ] = None
             return Owner(possible[0])
         if possible:
             labels = ", ".join(label(source) for source in possible)
@@ -190,10 +226,14 @@ class References(Fields):
 
     def resolve_in_source(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
         """Resolve column ``name`` of a source (a base table or a scope), pivots applied."""
+        self.deeper()
         pivots = pivots_of(source)
         if pivots:
-            return self.pivot_column(source, pivots[-1], name, column)
-        return self.unpivoted_column(source, name, column)
+            edges = self.pivot_column(source, pivots[-1], name, column)
+        else:
+            edges = self.unpivoted_column(source, name, column)
+        self.depth -= 1
+        return edges
 
     def unpivoted_column(self, source: Source, name: str, column: exp.Expr | None) -> Edges:
         """Column ``name`` of a source as it is before any PIVOT applied to it."""
@@ -233,6 +273,8 @@ class References(Fields):
             return Edges.base((parts, name), column)
         stored, candidates = known.index.match(name)
         if stored is not None:
+            if known.strict and stored != name and not self.names.insensitive:
+                self._folded_match(parts, name, stored)
             return Edges.base((parts, stored), column)
         if candidates:
             detail = f"column {name} matches {', '.join(candidates)} in table {dotted(parts)}"
@@ -241,6 +283,18 @@ class References(Fields):
             self.inferred.setdefault(parts, {})[name] = None
             return Edges.base((parts, name), column)
         return Edges.problem(f"{_UNKNOWN}: column {name} not in table {dotted(parts)}")
+
+    def _folded_match(self, parts: Parts, name: str, stored: str) -> None:
+        """Note (once a table) a name matched to a stored one ignoring case: the dialect's
+        own rule found none, and the one name equal but for case is taken."""
+        if parts in self._folded_tables:
+            return
+        self._folded_tables.add(parts)
+        self.notes[
+            f"{NOTE}: names in table {dotted(parts)} are matched ignoring case where the "
+            f"dialect's rule finds none (e.g. {name} as {stored}): its column list has each "
+            "name once ignoring case, so that one is taken"
+        ] = None
 
     def table_info(self, table: exp.Table) -> tuple[Parts, Table | None]:
         """Normalised parts of a base table and its schema entry (None when unknown)."""
@@ -261,7 +315,9 @@ class References(Fields):
         key = (id(source), name)
         found = self._holds.get(key, _UNSET)
         if found is _UNSET:
+            self.deeper()
             found = self._holds[key] = self._holds_now(source, name)
+            self.depth -= 1
         return found  # type: ignore[return-value]
 
     def _holds_now(self, source: Source, name: str) -> bool | None:
@@ -290,10 +346,11 @@ class References(Fields):
 
     def source_names(self, source: Source) -> list[str] | None:
         """A source's column names in order (pivots applied), or None when unknown."""
+        self.deeper()
         pivots = pivots_of(source)
-        if pivots:
-            return self.pivot_names(source, pivots[-1])
-        return self.unpivoted_names(source)
+        names = self.pivot_names(source, pivots[-1]) if pivots else self.unpivoted_names(source)
+        self.depth -= 1
+        return names
 
     def unpivoted_names(self, source: Source) -> list[str] | None:
         """A source's column names before any PIVOT applied to it, or None when unknown."""

@@ -38,6 +38,7 @@ class RowClauses(TableFunctions):
         scope = self.scope_of.get(id(scope.expression), scope)
         found = self._rows.get(id(scope))
         if found is None:
+            self.deeper()
             found = self._rows[id(scope)] = Edges()  # guards recursive CTEs
             expr = scope.expression
             if isinstance(expr, exp.SetOperation):
@@ -47,6 +48,7 @@ class RowClauses(TableFunctions):
             else:
                 for child in self.inner_scopes(scope):
                     found.merge_side(self.scope_rows(child))
+            self.depth -= 1
         return found
 
     def clause(

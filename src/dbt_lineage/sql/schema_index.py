@@ -136,17 +136,23 @@ def _is_columns(value: t.Any) -> bool:
 def _nested(
     value: t.Any, prefix: Parts, tables: dict[Parts, Table], fold: _Fold, rules: Names
 ) -> None:
-    if not isinstance(value, t.Mapping):
-        return
-    if _is_columns(value):
-        if value:
-            if fold.qualified_exact and len(prefix) == 1:
-                prefix = (_name(prefix[0], fold),)  # unqualified: folded as in SQL
-            tables[prefix] = _table(prefix, value, rules, True, True)
-        return
-    for key, inner in value.items():
-        name = str(key) if fold.qualified_exact else _name(str(key), fold)
-        _nested(inner, prefix + (name,), tables, fold, rules)
+    # A loop over a stack, not recursion: a schema nested however deep cannot overflow it.
+    pending: list[tuple[t.Any, Parts]] = [(value, prefix)]
+    while pending:
+        value, prefix = pending.pop()
+        if not isinstance(value, t.Mapping):
+            continue
+        if _is_columns(value):
+            if value:
+                if fold.qualified_exact and len(prefix) == 1:
+                    prefix = (_name(prefix[0], fold),)  # unqualified: folded as in SQL
+                tables[prefix] = _table(prefix, value, rules, True, True)
+            continue
+        inner = [
+            (child, prefix + ((str(key) if fold.qualified_exact else _name(str(key), fold)),))
+            for key, child in value.items()
+        ]
+        pending.extend(reversed(inner))  # in the mapping's order
 
 
 def _name(name: str, fold: _Fold) -> str:

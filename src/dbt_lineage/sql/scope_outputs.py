@@ -5,7 +5,10 @@ are known (USING / NATURAL keys once, EXCLUDE / REPLACE / RENAME applied); a sta
 source of unknown columns is kept as such, and a name asked of it passes through to that
 source. A set operation's outputs are its first branch's, each fed by the same position of
 every branch (by name for BY NAME); a CTE or derived table with a column list renames
-them by position.
+them by position. Branches of different widths cannot run: the columns known for some
+branch are wrong, and which column meets which is unknown. Positions up to the narrowest
+branch are still matched, with a ``set_operation_width_mismatch`` note; an output past it
+has that reason and no edge.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dbt_lineage.sql.walk_base import Output, Shape, Star
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 _UNKNOWN = UnresolvedReason.UNKNOWN_COLUMN.value
+_WIDTHS = UnresolvedReason.SET_OPERATION_WIDTH_MISMATCH.value
 _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 
 
@@ -33,10 +37,12 @@ class ScopeOutputs(Stars):
         """The output column names of a scope, in order (renamed by a column list)."""
         found = self._names.get(id(scope))
         if found is None:
+            self.deeper()
             inner = self._inner_names(scope)
             renamed = self.renamed(scope)
             found = renamed + inner[len(renamed) :] if renamed else inner
             self._names[id(scope)] = found
+            self.depth -= 1
         return found
 
     def output_index(self, scope: Scope) -> NameIndex:
@@ -75,6 +81,7 @@ class ScopeOutputs(Stars):
             return found
         if key in self._active:  # a recursive CTE reading itself adds nothing new
             return Edges()
+        self.deeper()
         self._active.add(key)
         renamed = self.renamed(scope)
         inner_name = name
@@ -94,6 +101,7 @@ class ScopeOutputs(Stars):
             edges = Edges.problem(f"{UnresolvedReason.UNSUPPORTED_SQL.value}: {detail}")
         self._active.discard(key)
         self._outputs[key] = edges
+        self.depth -= 1
         return edges
 
     def subquery_value(self, query: exp.Expr) -> Edges:
@@ -116,7 +124,9 @@ class ScopeOutputs(Stars):
         """A SELECT scope's outputs and unexpanded stars (memoised)."""
         found = self._shapes.get(id(scope))
         if found is None:
+            self.deeper()
             found = self._shapes[id(scope)] = self._shape(scope)
+            self.depth -= 1
         return found
 
     def _shape(self, scope: Scope) -> Shape:
@@ -242,6 +252,10 @@ class ScopeOutputs(Stars):
         edges = Edges()
         position = self._position(scope, name)
         by_name = bool(scope.expression.args.get("by_name"))
+        narrowest = -1 if by_name else self._narrowest(scope)
+        if position is not None and 0 <= narrowest <= position:
+            detail = f"past the narrowest branch, of {narrowest} column(s)"
+            return Edges.problem(f"{_WIDTHS}: {detail}")
         for branch in self.value_branches(scope):
             if not by_name and position is not None and not self.has_stars(branch):
                 names = self.output_names(branch)
@@ -250,6 +264,27 @@ class ScopeOutputs(Stars):
             elif name in self.output_index(branch) or self.has_stars(branch):
                 edges.absorb(self.resolve_in_source(branch, name, None), IDENTITY, None)
         return edges
+
+    def _narrowest(self, scope: Scope) -> int:
+        """The width of the narrowest branch of a set operation whose branches' widths are
+        known and differ (noted once), else -1."""
+        found = self._widths.get(id(scope))
+        if found is None:
+            widths = [
+                len(self.output_names(branch))
+                for branch in _leaves(scope)
+                if not self.has_stars(branch)
+            ]
+            found = self._widths[id(scope)] = min(widths) if len(set(widths)) > 1 else -1
+            if found >= 0:
+                operation = scope.expression.key.upper()
+                note = (
+                    f"{_WIDTHS}: {operation} branches of {_counts(widths)} columns, which no "
+                    "warehouse runs: the columns known for some branch are out of date; "
+                    f"matched by position up to column {found}, none past it"
+                )
+                self.notes[note] = None
+        return found
 
     def _position(self, scope: Scope, name: str) -> int | None:
         names = self.output_names(scope)
@@ -272,6 +307,25 @@ class ScopeOutputs(Stars):
             else:
                 branches.append(current)
         return branches
+
+
+def _leaves(scope: Scope) -> list[Scope]:
+    """Every branch of a chain of set operations (the right side of EXCEPT too), in order."""
+    leaves: list[Scope] = []
+    pending = [scope]
+    while pending:
+        current = pending.pop()
+        if isinstance(current.expression, exp.SetOperation) and current.set_operation_scopes:
+            pending.extend(reversed(current.set_operation_scopes))
+        else:
+            leaves.append(current)
+    return leaves
+
+
+def _counts(widths: list[int]) -> str:
+    """``2, 3 and 5`` (each width once, in order of the branches)."""
+    unique = [str(width) for width in dict.fromkeys(widths)]
+    return ", ".join(unique[:-1]) + " and " + unique[-1]
 
 
 def _first_branch(scope: Scope) -> Scope:

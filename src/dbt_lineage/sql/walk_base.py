@@ -9,6 +9,13 @@ memos and names the methods the parts provide: a part calls the others through t
 only, never through its base's module. A chain rather than mixins, because the compiled build
 (mypyc; see ``setup.py``) makes single-inheritance classes native, and native method calls
 and attribute reads are the walk's hot path.
+
+The walk recurses from scope to scope and reference to reference. Every cycle of its calls
+passes through a *guarded* method, which counts how deeply the calls nest (``deeper``): past
+``MAX_DEPTH`` the walk stops with :class:`NestedTooDeep`, which the caller reports as
+``unsupported_sql: nested too deep``, before Python's recursion limit (pure Python) or the C
+stack (the compiled engine, where a stack overflow kills the process) is reached.
+``tests/sql/test_depth_bounds.py`` checks that every cycle passes through a guarded method.
 """
 
 from __future__ import annotations
@@ -24,6 +31,18 @@ from dbt_lineage.sql.schema_index import SchemaIndex, Table
 from dbt_lineage.types import EdgeKind
 
 Source = t.Union[exp.Table, Scope]  # noqa: UP007 - a runtime alias
+
+MAX_DEPTH = 150
+"""Guarded calls the walk may nest (a chain of CTEs costs three a link: an output, the
+reference its projection makes, the source that reference names; about 50 links). Python
+frames per guarded call stay under six, so the walk stays within Python's default recursion
+limit of 1,000, and far within the C stack of the compiled engine."""
+
+NESTED_TOO_DEEP = "nested too deep"
+
+
+class NestedTooDeep(Exception):
+    """The query nests scopes or references deeper than the walk follows (``MAX_DEPTH``)."""
 
 
 class Output(t.NamedTuple):
@@ -98,6 +117,23 @@ class WalkerBase:
         self._holds: dict[tuple[int, str], bool | None] = {}
         self._recursive: dict[int, Scope | None] = {}
         self._renamed: dict[int, list[str]] = {}
+        self.notes: dict[str, None] = {}
+        """What the caller should hear about beyond the columns, in order, each once: the
+        guesses the walk made (an ``UnresolvedReason`` value, ``: detail``)."""
+        self._widths: dict[int, int] = {}
+        self._folded_tables: set[Parts] = set()
+        self.depth = 0
+        """Guarded calls now nested (``deeper``); a call that raises leaves it raised, as
+        the walk it aborts is not used again."""
+
+    def deeper(self) -> None:
+        """Enter a guarded call (the caller leaves it with ``self.depth -= 1``)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise NestedTooDeep(
+                f"{NESTED_TOO_DEEP}: more than {MAX_DEPTH} nested steps of CTEs, subqueries "
+                "and column references"
+            )
 
     # -- provided by scope_outputs ---------------------------------------------------------
 
@@ -270,11 +306,13 @@ def outer_scope(scope: Scope) -> Scope | None:
     A CTE or a plain derived table cannot see the query that reads it; inside a correlated
     subquery it sees what that query sees (the levels outside it).
     """
-    if scope.is_subquery or scope.is_udtf or scope.is_set_operation:
-        return scope.parent
-    if scope.can_be_correlated and scope.parent is not None:
-        return outer_scope(scope.parent)
-    return None
+    current = scope
+    while True:  # a loop, not recursion: it climbs as many levels as the query nests
+        if current.is_subquery or current.is_udtf or current.is_set_operation:
+            return current.parent
+        if not current.can_be_correlated or current.parent is None:
+            return None
+        current = current.parent
 
 
 def alias_columns(node: exp.Expr | None) -> list[str]:
