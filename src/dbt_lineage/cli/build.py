@@ -16,6 +16,8 @@ import click
 
 from dbt_lineage.cli import options
 from dbt_lineage.cli.build_inputs import build_inputs, dumps, seed_files, unchanged
+from dbt_lineage.cli.stale import MANIFEST, manifest_record
+from dbt_lineage.files import is_stream
 from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
@@ -47,7 +49,12 @@ from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
     show_default=True,
     help="Seconds one model may take to resolve before it is reported as a timeout (0: none).",
 )
-@click.option("--output", default=None, help="Where to write (default: <target>/lineage.json).")
+@click.option(
+    "--output",
+    default=None,
+    help="Where to write (default: <target>/lineage.json); - for standard output. A FIFO or "
+    "a device is written in place, without the query index.",
+)
 @click.pass_context
 def build(
     ctx: click.Context,
@@ -63,13 +70,18 @@ def build(
     """Resolve column lineage from target/manifest.json (and catalog.json) into lineage.json."""
     started = time.perf_counter()
     lineage_path = Path(output) if output else _target(project_dir, target_path) / "lineage.json"
+    stream = output is not None and is_stream(output)
     inputs = None
-    if not select:
+    manifest_status = None
+    if not select and not stream:  # a stream is never read: always built afresh
         target = _target(project_dir, target_path)
+        manifest_status = manifest_record(target / "manifest.json")
         inputs = build_inputs(
             target, jobs=jobs, node_timeout=node_timeout or None, manifest=not no_cache
         )
-        if not no_cache and _keep(lineage_path, inputs, Path(project_dir), started, strict):
+        if not no_cache and _keep(
+            lineage_path, inputs, Path(project_dir), started, strict, manifest_status
+        ):
             return
     from dbt_lineage.cli.build_lineage import build_lineage
     from dbt_lineage.outputs.build_summary import build_summary
@@ -100,7 +112,7 @@ def build(
         report=report,
         warnings=[*built.warnings, *built.lineage.warnings],
     )
-    click.echo(summary)
+    click.echo(summary, err=stream)  # the document itself may be on standard output
     outcome = {
         "summary": summary.rpartition("\n")[0],
         "nodes": built.lineage.resolved_count + built.lineage.cached_count,
@@ -111,15 +123,26 @@ def build(
     if inputs is not None:
         inputs["manifest"] = graph.metadata.manifest_checksum  # of the bytes this build read
         inputs["seeds"] = seed_files(graph, Path(project_dir))
-        index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(outcome)})
+        update = {"inputs": dumps(inputs), "outcome": json.dumps(outcome)}
+        if manifest_status is not None:  # the manifest the build read, before it read it
+            update[MANIFEST] = manifest_status
+        index_meta(built.path, update=update)
     _exit(outcome, strict)
 
 
 def _keep(
-    lineage_path: Path, inputs: dict[str, t.Any], project_dir: Path, started: float, strict: bool
+    lineage_path: Path,
+    inputs: dict[str, t.Any],
+    project_dir: Path,
+    started: float,
+    strict: bool,
+    manifest_status: str | None,
 ) -> bool:
     """Print the last build's summary and exit as it did, when lineage.json and its index
-    are what that build wrote and its inputs have not changed; False otherwise."""
+    are what that build wrote and its inputs have not changed; False otherwise. The
+    manifest's record (``manifest_status``, taken before the inputs' digests: see
+    ``cli.stale``) is written anew: the same content, which ``dbt compile`` may have
+    rewritten."""
     meta = index_meta(lineage_path)
     if meta is None or "inputs" not in meta or "outcome" not in meta:
         return False
@@ -129,6 +152,8 @@ def _keep(
         return False
     if not unchanged(recorded, inputs, project_dir):
         return False
+    if manifest_status is not None and manifest_status != meta.get(MANIFEST):
+        index_meta(lineage_path, update={MANIFEST: manifest_status})  # same bytes
     seconds = time.perf_counter() - started
     click.echo(outcome["summary"])
     click.echo(

@@ -34,8 +34,8 @@ def build_inputs(
     """
     return {
         "code": _code(),
-        "manifest": _digest(target / "manifest.json") if manifest else None,
-        "catalog": _digest(target / "catalog.json"),
+        "manifest": file_digest(target / "manifest.json") if manifest else None,
+        "catalog": file_digest(target / "catalog.json"),
         "options": [jobs, node_timeout],
     }
 
@@ -70,7 +70,8 @@ def _status(path: Path) -> list[int | None]:
     return [status.st_size, status.st_mtime_ns]
 
 
-def _digest(path: Path) -> str | None:
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes, read in chunks; None when it does not exist."""
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as stream:

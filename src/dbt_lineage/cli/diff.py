@@ -12,7 +12,7 @@ from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.cli import options
 from dbt_lineage.cli.side_lineage import Side, side_lineage
 from dbt_lineage.errors import DbtLineageError, SelectionError
-from dbt_lineage.files import write_file
+from dbt_lineage.files import describe, write_file
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
 from dbt_lineage.queries.diff import diff as diff_of
@@ -39,7 +39,8 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option(
     "--output",
     default=None,
-    help="Write here instead of standard output (html: default <head>/lineage-diff.html).",
+    help="Write here instead of standard output (html: default <head>/lineage-diff.html; "
+    "- for standard output).",
 )
 @click.option(
     "--fail-on",
@@ -102,7 +103,7 @@ def diff(
         click.echo(text, nl=not text.endswith("\n"))
     else:
         write_file(output, text.encode("utf-8"))
-        click.echo(f"Wrote {output} (verdict: {document['verdict']})", err=True)
+        click.echo(f"Wrote {describe(output)} (verdict: {document['verdict']})", err=True)
     if fail_on is not None and VERDICTS.index(document["verdict"]) >= VERDICTS.index(fail_on):
         sys.exit(1)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import typing as t
@@ -13,7 +14,9 @@ from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
+from dbt_lineage.cli.stale import warn_if_stale
 from dbt_lineage.errors import ArtifactError, DbtLineageError
+from dbt_lineage.files import describe, is_stream
 from dbt_lineage.graph.build import build_graph
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
@@ -74,9 +77,24 @@ from dbt_lineage.resolve.project import resolve_project
     help="Environment variable holding an API key, sent as a bearer token (http).",
 )
 @click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds to wait for each HTTP response (http).",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Retries of an HTTP request that fails to connect or gets a 5xx answer (http).",
+)
+@click.option(
     "--output",
     default=None,
-    help="The JSON-lines file to write (file transport); replaced if it exists.",
+    help="The JSON-lines file to write (file transport), replaced whole; - for standard "
+    "output; a FIFO or a device is written in place.",
 )
 @click.option("--topic", default=None, help="The Kafka topic (kafka transport).")
 @click.option(
@@ -99,6 +117,8 @@ def openlineage(
     url: str | None,
     endpoint: str,
     api_key_env: str | None,
+    timeout: float,
+    retries: int,
     output: str | None,
     topic: str | None,
     job_namespace: str | None,
@@ -128,7 +148,11 @@ def openlineage(
         raise DbtLineageError(
             f"give one of --run-results, --invocation, --since (got {' and '.join(chosen)})"
         )
-    destination = _destination(transport, url, endpoint, api_key_env, output, topic)
+    destination = dataclasses.replace(
+        _destination(transport, url, endpoint, api_key_env, output, topic),
+        timeout=timeout,
+        retries=retries,
+    )
     artifacts = load_project(project_dir, target_path)
     graph = _graph(project_dir, artifacts, lineage_file)
     moment = _since(since) if since else None
@@ -183,6 +207,8 @@ def _destination(
     topic: str | None,
 ) -> Destination:
     kind = transport or ("file" if output else "http" if url else "console")
+    if output and not is_stream(output):
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
     api_key = None
     if api_key_env:
         api_key = os.environ.get(api_key_env)
@@ -195,7 +221,7 @@ def _destination(
         url=url,
         endpoint=endpoint,
         api_key=api_key,
-        output=Path(output) if output else None,
+        output=output or None,
         topic=topic,
     )
 
@@ -204,7 +230,11 @@ def _graph(project_dir: str, artifacts: ProjectArtifacts, lineage_file: str | No
     """lineage.json, built first (as ``dbt-lineage build`` does) when it is missing."""
     path = Path(lineage_file) if lineage_file else artifacts.target_path / "lineage.json"
     if path.is_file() or lineage_file:
-        return load_graph(path)
+        graph = load_graph(path)
+        if not lineage_file:
+            manifest = artifacts.target_path / "manifest.json"
+            warn_if_stale(path, manifest, graph.metadata.manifest_checksum)
+        return graph
     cache = LineageCache(artifacts.target_path / CACHE_FILE)
     lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
     graph = build_graph(artifacts, lineage)
@@ -245,7 +275,7 @@ def _summary(
     failed = sum(node.failed for node in nodes)
     where = {
         "console": "stdout",
-        "file": str(destination.output),
+        "file": describe(destination.output or ""),
         "http": f"{destination.url}",
         "kafka": f"topic {destination.topic}",
     }[destination.transport]
