@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import typing as t
 from pathlib import Path
 
@@ -35,6 +36,8 @@ from dbt_lineage.graph.index_meta import index_meta
 MANIFEST = "manifest"
 """The key, in the index's ``meta`` table, of the manifest built from (``manifest_record``)."""
 
+_ANSWERS: dict[tuple[t.Any, ...], str | None] = {}
+"""The last answer of ``stale``, by its files' paths and stats (one entry: no growth)."""
 _CHUNK = 1 << 20
 _HEAD = b'{"metadata": '
 
@@ -49,8 +52,19 @@ def stale(lineage_path: Path, manifest_path: Path, checksum: str | None) -> str 
     """
     try:
         status = manifest_path.stat()
+        built = lineage_path.stat()
     except OSError:
         return None
+    key = (lineage_path, manifest_path, checksum, _stamp(status), _stamp(built))
+    if key not in _ANSWERS:  # a command asks twice (its warning, then its error's reason)
+        _ANSWERS.clear()
+        _ANSWERS[key] = _stale(lineage_path, manifest_path, checksum, status)
+    return _ANSWERS[key]
+
+
+def _stale(
+    lineage_path: Path, manifest_path: Path, checksum: str | None, status: os.stat_result
+) -> str | None:
     meta = index_meta(lineage_path) or {}
     recorded = _recorded(meta)
     if recorded.get("file") == [status.st_size, status.st_mtime_ns]:
@@ -127,6 +141,10 @@ def _metadata_end(head: bytes) -> int:
     except ValueError:
         return 0
     return len(text[:end].encode("utf-8", errors="replace"))
+
+
+def _stamp(status: os.stat_result) -> tuple[int, int, int]:
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def _recorded(meta: dict[str, str]) -> dict[str, t.Any]:
