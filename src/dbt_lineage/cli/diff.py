@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from dbt_lineage.artifacts.names import resolve_name
+from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.cli import options
 from dbt_lineage.cli.side_lineage import Side, side_lineage
 from dbt_lineage.errors import DbtLineageError, SelectionError
@@ -16,7 +17,7 @@ from dbt_lineage.files import describe, write_file
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
 from dbt_lineage.queries.diff import diff as diff_of
-from dbt_lineage.queries.diff_side import diff_side
+from dbt_lineage.queries.diff_side import checksum_scheme, diff_side, seed_code
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -28,7 +29,11 @@ FORMATS = ("text", "json", "markdown", "html")
     required=True,
     help="The base side: a dbt target directory, or a manifest.json alone (production's).",
 )
-@click.option("--head", required=True, help="The head side (the pull request): a target dir.")
+@click.option(
+    "--head",
+    default=None,
+    help="The head side (the pull request): a target dir (default: --target-path).",
+)
 @click.option(
     "--format",
     "output_format",
@@ -56,21 +61,26 @@ FORMATS = ("text", "json", "markdown", "html")
     help="Compare only these nodes (names as dbt writes them; repeat or separate with spaces).",
 )
 @options.project_dir
+@options.target_path
 @click.option("--no-cache", is_flag=True, help="Resolve both sides again.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes.")
 def diff(
     base: str,
-    head: str,
+    head: str | None,
     output_format: str,
     output: str | None,
     fail_on: str | None,
     select: tuple[str, ...],
     project_dir: str,
+    target_path: str | None,
     no_cache: bool,
     jobs: int | None,
 ) -> None:
     """Compare the artifacts of the base branch and of a pull request at column precision:
     what changed, what it impacts down to exposures, what it breaks, and a verdict."""
+    if head is None:
+        target = Path(target_path) if target_path is not None else Path("target")
+        head = str(target if target.is_absolute() else Path(project_dir) / target)
     head_dir = Path(head)
     if not head_dir.is_dir():
         raise DbtLineageError(
@@ -91,9 +101,10 @@ def diff(
                     err=True,
                 )
         only = _selected(select, before, after) if select else None
+        code = _code(before, after, project_dir)
         document = diff_of(
-            diff_side(before.graph, before.manifest),
-            diff_side(after.graph, after.manifest),
+            diff_side(before.graph, before.manifest, code=code[0]),
+            diff_side(after.graph, after.manifest, code=code[1]),
             only=only,
         )
         text = _render(document, output_format, before, after)
@@ -106,6 +117,39 @@ def diff(
         click.echo(f"Wrote {describe(output)} (verdict: {document['verdict']})", err=True)
     if fail_on is not None and VERDICTS.index(document["verdict"]) >= VERDICTS.index(fail_on):
         sys.exit(1)
+
+
+def _code(
+    before: Side, after: Side, project_dir: str
+) -> tuple[dict[str, str] | None, dict[str, str] | None]:
+    """Both sides' code as written, when their dbt versions checksum files differently (dbt
+    1.12 and 1.11: every node would differ); None, None otherwise (checksums compare)."""
+    versions = [side.manifest.metadata.dbt_version for side in (before, after)]
+    if len({checksum_scheme(version) for version in versions}) == 1:
+        return None, None
+    click.echo(
+        f"The base was written by dbt {versions[0]} and the head by dbt {versions[1]}, which "
+        "checksum files differently: comparing the nodes' code instead.",
+        err=True,
+    )
+    base, head = (_side_code(side, Path(project_dir)) for side in (before, after))
+    return base, head
+
+
+def _side_code(side: Side, project_dir: Path) -> dict[str, str]:
+    """A side's models' and snapshots' code, and its seeds' data as ``seed_code`` gives it
+    from their CSV files in ``project_dir`` (when there)."""
+    code = raw_code(side.manifest_path) if side.manifest_path is not None else {}
+    scheme = checksum_scheme(side.manifest.metadata.dbt_version)
+    for node_id, node in side.manifest.relation_nodes().items():
+        if node.resource_type != "seed":
+            continue
+        try:
+            data = (project_dir / node.original_file_path).read_bytes()
+        except OSError:
+            continue
+        code[node_id] = seed_code(data, str(node.checksum.get("checksum", "")), scheme)
+    return code
 
 
 def _render(document: dict, output_format: str, before: Side, after: Side) -> str:

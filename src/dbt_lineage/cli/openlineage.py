@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
+from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
@@ -25,11 +26,15 @@ from dbt_lineage.outputs.openlineage.emit import TRANSPORTS, Destination, emit
 from dbt_lineage.outputs.openlineage.events import ExportContext, events
 from dbt_lineage.outputs.openlineage.execution import InvocationExecution
 from dbt_lineage.outputs.openlineage.from_history import from_history
-from dbt_lineage.outputs.openlineage.from_run_results import from_run_results
+from dbt_lineage.outputs.openlineage.from_run_results import from_run_results, idle_command
 from dbt_lineage.outputs.openlineage.lineage_index import lineage_index
 from dbt_lineage.outputs.openlineage.namespace import namespace
 from dbt_lineage.outputs.openlineage.source_code import source_code
-from dbt_lineage.outputs.warehouse.invocation_history import invocation_history
+from dbt_lineage.outputs.warehouse.invocation_history import (
+    invocation_history,
+    last_invocation,
+)
+from dbt_lineage.queries.diff_side import code_checksums
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 from dbt_lineage.resolve.project import resolve_project
 
@@ -162,6 +167,8 @@ def openlineage(
         credentials = warehouse.adapter.config.credentials
         adapter_type = credentials.type
         dataset_namespace = namespace(adapter_type, _fields(credentials))
+        if not (invocation_id or moment or run_results_file):
+            invocation_id = _last_recorded(artifacts.target_path / "run_results.json", warehouse)
         if invocation_id or moment:
             recorded = invocation_history(warehouse, invocation_id=invocation_id, since=moment)
             executions = [from_history(run) for run in recorded]
@@ -192,10 +199,35 @@ def openlineage(
         dataset_namespace=dataset_namespace,
         job_namespace=job_namespace or os.environ.get("OPENLINEAGE_NAMESPACE") or "dbt",
         source=source_code(project_dir, version=_git_sha(executions)),
+        code_checksums=_code_checksums(artifacts) if invocation_id or moment else {},
     )
     stream = (event for execution in executions for event in events(execution, context))
     sent = emit(stream, destination, write=click.echo)
     click.echo(_summary(executions, sent, destination), err=True)
+
+
+def _code_checksums(artifacts: ProjectArtifacts) -> dict[str, frozenset[str]]:
+    """Each model's checksums under either dbt scheme, for runs recorded by another dbt
+    version (1.11's checksums differ from 1.12's for the same file: compare code)."""
+    code = raw_code(artifacts.target_path / "manifest.json")
+    return {node_id: code_checksums(text) for node_id, text in code.items()}
+
+
+def _last_recorded(path: Path, warehouse: t.Any) -> str | None:
+    """The invocation to emit from the hook's tables when target/run_results.json is missing
+    or was written by a command that executes nothing (``dbt docs generate``): the last one
+    recorded, said on standard error; None to read run_results.json (as it is, or for its
+    error when the tables hold nothing either)."""
+    why = "there is no target/run_results.json"
+    if path.is_file():
+        idle = idle_command(load_run_results(path))
+        if idle is None:
+            return None
+        why = f"target/run_results.json is from `{idle}`, which executes no model"
+    found = last_invocation(warehouse)
+    if found is not None:
+        click.echo(f"Emitting the last run the hook recorded, {found}: {why}.", err=True)
+    return found
 
 
 def _destination(
