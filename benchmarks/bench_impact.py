@@ -20,9 +20,9 @@ from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.docs_figures import docs_figures
+from benchkit.indexed_project import indexed_project
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
-from synth_dbt import generate_project
 
 HERE = Path(__file__).resolve().parent
 BUDGET_S = 1.0
@@ -76,14 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table."""
     args = _parse(argv)
     project = Path(args.out or HERE / "out" / f"impact_{args.models}")
-    target = project / "target"
-    if not (target / "manifest.json").is_file():
-        generate_project(args.models, project, seed=args.seed, with_catalog=True)
-    if not (target / "lineage.json").is_file() or not (target / "lineage.index.sqlite").is_file():
-        built = run_measured([args.dbt_lineage, "build", "--project-dir", str(project)])
-        if built.returncode != 0:
-            raise RuntimeError(built.output[-600:])
-        print(f"built lineage.json and its index in {built.seconds:.1f} s")
+    target = indexed_project(project, args.models, seed=args.seed, dbt_lineage=args.dbt_lineage)
     size = (target / "lineage.json").stat().st_size / 2**20
     index_size = (target / "lineage.index.sqlite").stat().st_size / 2**20
     print(

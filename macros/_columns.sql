@@ -13,7 +13,7 @@
     ['nodes_total', 'bigint'], ['nodes_success', 'bigint'], ['nodes_warn', 'bigint'],
     ['nodes_error', 'bigint'], ['nodes_fail', 'bigint'], ['nodes_skipped', 'bigint'],
     ['git_sha', 'id'], ['git_branch', 'id'], ['git_pull_request', 'id'],
-    ['recorded_at', 'timestamp'], ['recorded_complete', 'boolean'],
+    ['recorded_at', 'timestamp'], ['recorded_complete', 'boolean'], ['nodes_no_op', 'bigint'],
   ]) }}
 {% endmacro %}
 

@@ -37,10 +37,10 @@
 {% endmacro %}
 
 {% macro _invocation_row(results, config) %}
-  {% set counts = {'success': 0, 'warn': 0, 'error': 0, 'fail': 0, 'skipped': 0} %}
+  {% set counts = {'success': 0, 'warn': 0, 'error': 0, 'fail': 0, 'skipped': 0, 'no_op': 0} %}
   {% for result in results %}
     {% set status = result.status | string | lower %}
-    {% set key = 'success' if status in ('success', 'pass') else ('error' if status == 'runtime error' else status) %}
+    {% set key = 'success' if status in ('success', 'pass') else ('error' if status == 'runtime error' else status | replace('-', '_')) %}
     {% if key in counts %}{% do counts.update({key: counts[key] + 1}) %}{% endif %}
   {% endfor %}
   {% set args = invocation_args_dict if invocation_args_dict is defined else {} %}
@@ -61,7 +61,7 @@
     'ended_at': dbt_lineage._timestamp_text(modules.datetime.datetime.utcnow()),
     'nodes_total': results | length,
     'nodes_success': counts.success, 'nodes_warn': counts.warn, 'nodes_error': counts.error,
-    'nodes_fail': counts.fail, 'nodes_skipped': counts.skipped,
+    'nodes_fail': counts.fail, 'nodes_skipped': counts.skipped, 'nodes_no_op': counts.no_op,
     'recorded_at': dbt_lineage._timestamp_text(modules.datetime.datetime.utcnow()),
     'recorded_complete': true,
   } %}

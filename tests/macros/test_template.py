@@ -100,6 +100,11 @@ def assert_builds_recorded(template: DbtProject, first: dict, second: dict) -> N
         i for i, _ in runs
     )
     for inv, nodes in runs:
+        (invocation,) = template.rows("lineage_invocations", f"invocation_id = '{inv}'")
+        statuses = [node["status"] for node in nodes.values()]
+        assert invocation["nodes_no_op"] == statuses.count("no-op")
+        counters = ("success", "warn", "error", "fail", "skipped", "no_op")
+        assert sum(invocation[f"nodes_{name}"] for name in counters) == invocation["nodes_total"]
         recorded = template.rows("lineage_node_runs", f"invocation_id = '{inv}'")
         assert sorted(r["unique_id"] for r in recorded) == sorted(nodes)
         for row in recorded:

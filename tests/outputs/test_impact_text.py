@@ -56,3 +56,17 @@ def test_upstream_and_empty_reports() -> None:
         "Nothing upstream.",
     ]
     assert impact_text(impact(shop_graph(), WEEKLY_REVENUE)).endswith("Nothing downstream.")
+
+
+def test_a_relation_no_column_reaches_says_why() -> None:
+    """model.shop.legacy depends on stg_orders in the manifest but selects none of the
+    columns derived from raw_orders: listed, with the reason."""
+    lines = impact_text(impact(shop_graph(), RAW_ORDERS)).splitlines()
+    legacy = [line for line in lines if "model.shop.legacy" in line]
+    assert legacy == [
+        "  2  model     model.shop.legacy  (no column of it derives from the target's: reached "
+        "through the manifest's dependencies only; --include-indirect also follows joins and "
+        "filters)"
+    ]
+    orders = [line for line in lines if line.endswith("  model.shop.orders")]
+    assert orders == ["  2  model     model.shop.orders"], "a relation columns reach: no note"

@@ -83,20 +83,25 @@ def build_lineage(
         default = artifacts.target_path / "lineage.json"
         path = Path(output) if output else default
         if selected is not None:
-            graph = _into_earlier(graph, path if output is None else None)
+            graph = _into_earlier(graph, path if output is None else None, selected)
         save_graph(graph, path, index=True)
     seconds = time.perf_counter() - started
     return Built(graph, path, lineage, seconds, artifacts.warnings)
 
 
-def _into_earlier(graph: LineageGraph, earlier: Path | None) -> LineageGraph:
-    """A selected build's graph put into the earlier full graph at ``earlier``, if any."""
-    if earlier is None or not earlier.is_file():
-        return graph
-    try:
-        return merge(load_graph(earlier), graph)
-    except DbtLineageError:
-        return graph  # an unreadable earlier graph: the selected nodes are all there is
+def _into_earlier(
+    graph: LineageGraph, earlier: Path | None, selected: t.Sequence[str]
+) -> LineageGraph:
+    """A selected build's graph put into the earlier full graph at ``earlier``, if any;
+    else the selected graph alone, its metadata naming the selection (so that a query for
+    another node can say it is not built)."""
+    if earlier is not None and earlier.is_file():
+        try:
+            return merge(load_graph(earlier), graph)
+        except DbtLineageError:
+            pass  # an unreadable earlier graph: the selected nodes are all there is
+    graph.metadata = dataclasses.replace(graph.metadata, selected=tuple(sorted(selected)))
+    return graph
 
 
 def _selected(select: t.Sequence[str], relations: dict[str, t.Any]) -> list[str]:

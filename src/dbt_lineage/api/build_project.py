@@ -13,6 +13,8 @@ from pathlib import Path
 
 from dbt_lineage.api.build_inputs import build_inputs, dumps, seed_files, unchanged
 from dbt_lineage.api.locate import target_dir
+from dbt_lineage.api.stale import MANIFEST, manifest_record
+from dbt_lineage.files import is_stream
 from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
@@ -32,6 +34,8 @@ class BuildOutcome:
         graph: the graph written; None when the last build's was kept.
         kept: the line saying the last build was kept (None when it was not).
         tracebacks: the traceback of each node's internal error, by node id.
+        stream: lineage.json went to a stream (standard output, a FIFO, a device), so the
+            summary belongs on standard error.
     """
 
     path: Path
@@ -40,6 +44,7 @@ class BuildOutcome:
     graph: LineageGraph | None = None
     kept: str | None = None
     tracebacks: t.Mapping[str, str] = dataclasses.field(default_factory=dict)
+    stream: bool = False
 
 
 def build_project(
@@ -66,8 +71,11 @@ def build_project(
     started = time.perf_counter()
     target = target_dir(project_dir, target_path)
     lineage_path = Path(output) if output else target / "lineage.json"
+    stream = output is not None and is_stream(output)
     inputs = None
-    if not select:
+    manifest_status = None
+    if not select and not stream:  # a stream is never read: always built afresh
+        manifest_status = manifest_record(target / "manifest.json")  # before it is read
         inputs = build_inputs(
             target,
             jobs=jobs,
@@ -76,7 +84,7 @@ def build_project(
             catalog=catalog,
         )
         if not no_cache:
-            kept = _kept(lineage_path, inputs, Path(project_dir), started)
+            kept = _kept(lineage_path, inputs, Path(project_dir), started, manifest_status)
             if kept is not None:
                 return kept
     from dbt_lineage.api.build_lineage import build_lineage
@@ -115,17 +123,31 @@ def build_project(
     if inputs is not None:
         inputs["manifest"] = graph.metadata.manifest_checksum  # of the bytes this build read
         inputs["seeds"] = seed_files(graph, Path(project_dir))
-        index_meta(built.path, update={"inputs": dumps(inputs), "outcome": json.dumps(counts)})
+        update = {"inputs": dumps(inputs), "outcome": json.dumps(counts)}
+        if manifest_status is not None:  # the manifest the build read, before it read it
+            update[MANIFEST] = manifest_status
+        index_meta(built.path, update=update)
     return BuildOutcome(
-        built.path, summary, counts, graph=graph, tracebacks=dict(built.lineage.tracebacks)
+        built.path,
+        summary,
+        counts,
+        graph=graph,
+        tracebacks=dict(built.lineage.tracebacks),
+        stream=stream,
     )
 
 
 def _kept(
-    lineage_path: Path, inputs: dict[str, t.Any], project_dir: Path, started: float
+    lineage_path: Path,
+    inputs: dict[str, t.Any],
+    project_dir: Path,
+    started: float,
+    manifest_status: str | None,
 ) -> BuildOutcome | None:
     """The last build's outcome, when lineage.json and its index are what that build wrote
-    and its inputs have not changed; None otherwise."""
+    and its inputs have not changed; None otherwise. The manifest's record
+    (``manifest_status``, taken before the inputs' digests: see ``api.stale``) is written
+    anew: the same content, which ``dbt compile`` may have rewritten."""
     meta = index_meta(lineage_path)
     if meta is None or "inputs" not in meta or "outcome" not in meta:
         return None
@@ -135,6 +157,8 @@ def _kept(
         return None
     if not unchanged(recorded, inputs, project_dir):
         return None
+    if manifest_status is not None and manifest_status != meta.get(MANIFEST):
+        index_meta(lineage_path, update={MANIFEST: manifest_status})  # same bytes
     seconds = time.perf_counter() - started
     kept = (
         f"Kept {lineage_path}: manifest, catalog and dbt-lineage unchanged since it was written "

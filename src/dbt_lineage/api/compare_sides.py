@@ -10,20 +10,23 @@ from pathlib import Path
 
 from dbt_lineage.api.side_lineage import Side, side_lineage
 from dbt_lineage.artifacts.names import resolve_name
+from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.errors import DbtLineageError, SelectionError
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import diff
-from dbt_lineage.queries.diff_side import diff_side
+from dbt_lineage.queries.diff_side import checksum_scheme, diff_side, seed_code
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 
 
 @dataclasses.dataclass(frozen=True)
 class Comparison:
-    """The diff document, and the two sides it compared."""
+    """The diff document, the two sides it compared, and what to tell the user about how
+    (``notes``: e.g. code compared instead of checksums across dbt versions)."""
 
     document: dict[str, t.Any]
     before: Side
     after: Side
+    notes: tuple[str, ...] = ()
 
 
 def compare_sides(
@@ -63,12 +66,45 @@ def compare_sides(
         )
         after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
         only = _selected(select, before, after) if select else None
+        code, notes = _code(before, after, Path(project_dir))
         document = diff(
-            diff_side(before.graph, before.manifest),
-            diff_side(after.graph, after.manifest),
+            diff_side(before.graph, before.manifest, code=code[0]),
+            diff_side(after.graph, after.manifest, code=code[1]),
             only=only,
         )
-    return Comparison(document, before, after)
+    return Comparison(document, before, after, notes)
+
+
+def _code(
+    before: Side, after: Side, project_dir: Path
+) -> tuple[tuple[dict[str, str] | None, dict[str, str] | None], tuple[str, ...]]:
+    """Both sides' code as written, when their dbt versions checksum files differently (dbt
+    1.12 and 1.11: every node would differ), with a note saying so; None, None otherwise
+    (checksums compare)."""
+    versions = [side.manifest.metadata.dbt_version for side in (before, after)]
+    if len({checksum_scheme(version) for version in versions}) == 1:
+        return (None, None), ()
+    note = (
+        f"The base was written by dbt {versions[0]} and the head by dbt {versions[1]}, which "
+        "checksum files differently: comparing the nodes' code instead."
+    )
+    return (_side_code(before, project_dir), _side_code(after, project_dir)), (note,)
+
+
+def _side_code(side: Side, project_dir: Path) -> dict[str, str]:
+    """A side's models' and snapshots' code, and its seeds' data as ``seed_code`` gives it
+    from their CSV files in ``project_dir`` (when there)."""
+    code = raw_code(side.manifest_path) if side.manifest_path is not None else {}
+    scheme = checksum_scheme(side.manifest.metadata.dbt_version)
+    for node_id, node in side.manifest.relation_nodes().items():
+        if node.resource_type != "seed":
+            continue
+        try:
+            data = (project_dir / node.original_file_path).read_bytes()
+        except OSError:
+            continue
+        code[node_id] = seed_code(data, str(node.checksum.get("checksum", "")), scheme)
+    return code
 
 
 def _selected(select: t.Sequence[str], before: Side, after: Side) -> set[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dbt_lineage.api.stale import stale, warn_if_stale
 from dbt_lineage.errors import SelectionError
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.lookup import lookup
@@ -30,7 +31,8 @@ def load_lineage(
     index: bool = False,
 ) -> LineageGraph:
     """The graph ``dbt-lineage build`` wrote: ``lineage_file``, else
-    ``<target>/lineage.json``.
+    ``<target>/lineage.json``, with a warning on standard error when that was built from
+    another manifest than the target's (``api.stale``).
 
     With ``index``, read from the query index beside it when that is fresh (a graph for
     walks from one column or node: see ``graph.indexed_graph``), else from lineage.json.
@@ -38,11 +40,15 @@ def load_lineage(
     Raises:
         ArtifactError: no lineage.json, or one this version cannot read.
     """
-    path = (
-        Path(lineage_file)
-        if lineage_file is not None
-        else target_dir(project_dir, target_path) / "lineage.json"
-    )
+    target = target_dir(project_dir, target_path)
+    path = Path(lineage_file) if lineage_file is not None else target / "lineage.json"
+    graph = _load(path, index)
+    if lineage_file is None:
+        warn_if_stale(path, target / "manifest.json", graph.metadata.manifest_checksum)
+    return graph
+
+
+def _load(path: Path, index: bool) -> LineageGraph:
     if index:
         from dbt_lineage.graph.indexed_graph import indexed_graph
 
@@ -57,8 +63,10 @@ def load_lineage(
 def find(
     graph: LineageGraph, text: str, project_dir: str | Path, target_path: str | Path | None
 ) -> str | ColumnRef:
-    """The graph key ``text`` names (see ``queries.lookup``); a node the manifest has but the
-    graph lacks is said to be not built, rather than unknown.
+    """The graph key ``text`` names (see ``queries.lookup``). A name lineage.json lacks is an
+    error that says why when it can: the last build was a selected one (the node may not be
+    built), or the manifest changed since (the node may be new). Neither reads the
+    manifest's content: an error answers as fast as a question (see ``api.stale``).
 
     Raises:
         SelectionError: no such node or column (with "did you mean"), or not built.
@@ -66,7 +74,7 @@ def find(
     try:
         return lookup(graph, text)
     except SelectionError as error:
-        raise _not_built(text, target_dir(project_dir, target_path), graph) or error from None
+        raise _why_missing(error, graph, target_dir(project_dir, target_path)) from None
 
 
 def column_target(
@@ -90,28 +98,18 @@ def column_target(
     )
 
 
-def _not_built(text: str, target: Path, graph: LineageGraph) -> SelectionError | None:
-    from dbt_lineage.artifacts.manifest import load_manifest
-    from dbt_lineage.artifacts.names import resolve_name
-    from dbt_lineage.errors import DbtLineageError
-
-    path = target / "manifest.json"
-    if not path.is_file():
-        return None
-    try:
-        relations = load_manifest(path).relation_nodes()
-    except DbtLineageError:
-        return None
-    candidates = [node.named for node in relations.values()]
-    readings = [text] + [text[:i] for i in range(len(text) - 1, 0, -1) if text[i] == "."]
-    for name in readings:
-        try:
-            node_id = resolve_name(name, candidates)
-        except SelectionError:
-            continue
-        if node_id not in graph.nodes:
-            return SelectionError(
-                f"{node_id} is in the manifest but not in lineage.json (not built): "
-                "run `dbt-lineage build`"
-            )
-    return None
+def _why_missing(error: SelectionError, graph: LineageGraph, target: Path) -> SelectionError:
+    selected = graph.metadata.selected
+    if selected:
+        shown = " ".join(node_id.rpartition(".")[2] for node_id in selected[:3])
+        more = " ..." if len(selected) > 3 else ""
+        return SelectionError(
+            f"{error.message} (lineage.json is from a selected build, `--select {shown}{more}`:"
+            " a node not built is not in it; run `dbt-lineage build` for every node)"
+        )
+    if stale(target / "lineage.json", target / "manifest.json", graph.metadata.manifest_checksum):
+        return SelectionError(
+            f"{error.message} (lineage.json was built from an earlier manifest.json: a node "
+            "added since is not in it; run `dbt-lineage build`)"
+        )
+    return error

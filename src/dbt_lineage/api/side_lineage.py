@@ -30,6 +30,7 @@ class Side:
     built: bool
     resolved: int = 0
     cached: int = 0
+    manifest_path: Path | None = None
 
 
 def side_lineage(
@@ -77,7 +78,7 @@ def side_lineage(
         raise
     graph = _current(target, manifest)
     if graph is not None:
-        return Side(manifest, graph, built=False)
+        return Side(manifest, graph, built=False, manifest_path=target / "manifest.json")
     built = build_lineage(
         project_dir if Path(project_dir).is_dir() else target,
         target.resolve(),
@@ -90,6 +91,7 @@ def side_lineage(
         built=True,
         resolved=built.lineage.resolved_count,
         cached=built.lineage.cached_count,
+        manifest_path=target / "manifest.json",
     )
 
 

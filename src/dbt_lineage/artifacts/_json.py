@@ -39,6 +39,14 @@ class Artifact(t.NamedTuple, t.Generic[Model]):
     version: int
 
 
+_MISSING = {
+    "manifest": "run `dbt compile` (or `dbt build`) first",
+    "catalog": "run `dbt docs generate` first",
+    "run-results": "run `dbt build` first",
+}
+"""What to run when an artifact of this kind is missing."""
+
+
 def read_artifact(
     path: Path,
     model: type[Model],
@@ -61,7 +69,11 @@ def read_artifact(
             version we do not read, or malformed.
     """
     if not path.is_file():
-        raise ArtifactError(f"no {kind} file found", path=path)
+        raise ArtifactError(
+            f"no {kind} file found: {_MISSING.get(kind, 'run dbt first')}, or pass "
+            "--project-dir or --target-path",
+            path=path,
+        )
     try:
         raw = path.read_bytes()
     except OSError as error:

@@ -72,7 +72,7 @@ def build(
     if (ctx.find_root().obj or {}).get("debug"):
         for node_id, text in built.tracebacks.items():
             click.echo(f"Traceback of the internal error in {node_id}:\n{text}", err=True)
-    click.echo(built.summary)
+    click.echo(built.summary, err=built.stream)  # the document itself may be on stdout
     if built.kept is not None:
         click.echo(built.kept)
     _exit(built.counts, strict)

@@ -11,6 +11,14 @@ from dbt_lineage.cli import options
 from dbt_lineage.cli.impact import depth, render
 from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
 
+NAMES = """
+
+NODE is written as dbt does: orders, shop.orders, model.shop.orders,
+source:ecom.raw_orders (or ecom.raw_orders), exposure:weekly_revenue; COLUMN after the
+last dot (stg_orders.amount, source:ecom.raw_orders.amount), matched exactly, else
+case-insensitively."""
+"""How node and column names are written, for each command's help."""
+
 
 def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool) -> click.Command:
     """A ``dbt-lineage <name> NODE.COLUMN`` command that renders ``walk``'s report.
@@ -19,7 +27,7 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
     unless the user says otherwise.
     """
 
-    @click.command(name=name, help=doc)
+    @click.command(name=name, help=doc + NAMES)
     @click.argument("column", metavar="NODE.COLUMN")
     @options.project_dir
     @options.target_path

@@ -8,9 +8,10 @@ from pathlib import Path
 import click
 
 from dbt_lineage.api.compare_sides import compare_sides
+from dbt_lineage.api.locate import target_dir
 from dbt_lineage.api.side_lineage import Side
 from dbt_lineage.cli import options
-from dbt_lineage.files import write_file
+from dbt_lineage.files import describe, write_file
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
 
@@ -23,7 +24,11 @@ FORMATS = ("text", "json", "markdown", "html")
     required=True,
     help="The base side: a dbt target directory, or a manifest.json alone (production's).",
 )
-@click.option("--head", required=True, help="The head side (the pull request): a target dir.")
+@click.option(
+    "--head",
+    default=None,
+    help="The head side (the pull request): a target dir (default: --target-path).",
+)
 @click.option(
     "--format",
     "output_format",
@@ -34,7 +39,8 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option(
     "--output",
     default=None,
-    help="Write here instead of standard output (html: default <head>/lineage-diff.html).",
+    help="Write here instead of standard output (html: default <head>/lineage-diff.html; "
+    "- for standard output).",
 )
 @click.option(
     "--fail-on",
@@ -50,21 +56,25 @@ FORMATS = ("text", "json", "markdown", "html")
     help="Compare only these nodes (names as dbt writes them; repeat or separate with spaces).",
 )
 @options.project_dir
+@options.target_path
 @click.option("--no-cache", is_flag=True, help="Resolve both sides again.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes.")
 def diff(
     base: str,
-    head: str,
+    head: str | None,
     output_format: str,
     output: str | None,
     fail_on: str | None,
     select: tuple[str, ...],
     project_dir: str,
+    target_path: str | None,
     no_cache: bool,
     jobs: int | None,
 ) -> None:
     """Compare the artifacts of the base branch and of a pull request at column precision:
     what changed, what it impacts down to exposures, what it breaks, and a verdict."""
+    if head is None:
+        head = str(target_dir(project_dir, target_path))
     with fewer_collections():
         compared = compare_sides(
             base, head, project_dir=project_dir, select=select, no_cache=no_cache, jobs=jobs
@@ -76,6 +86,8 @@ def diff(
                     f"{side.cached} from cache",
                     err=True,
                 )
+        for note in compared.notes:
+            click.echo(note, err=True)
         document = compared.document
         text = _render(document, output_format, compared.before, compared.after)
     if output_format == "html" and output is None:
@@ -84,7 +96,7 @@ def diff(
         click.echo(text, nl=not text.endswith("\n"))
     else:
         write_file(output, text.encode("utf-8"))
-        click.echo(f"Wrote {output} (verdict: {document['verdict']})", err=True)
+        click.echo(f"Wrote {describe(output)} (verdict: {document['verdict']})", err=True)
     if fail_on is not None and VERDICTS.index(document["verdict"]) >= VERDICTS.index(fail_on):
         sys.exit(1)
 

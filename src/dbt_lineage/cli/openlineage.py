@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import typing as t
@@ -9,11 +10,14 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.api.stale import warn_if_stale
 from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
+from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import ArtifactError, DbtLineageError
+from dbt_lineage.files import describe, is_stream
 from dbt_lineage.graph.build import build_graph
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
@@ -22,11 +26,15 @@ from dbt_lineage.outputs.openlineage.emit import TRANSPORTS, Destination, emit
 from dbt_lineage.outputs.openlineage.events import ExportContext, events
 from dbt_lineage.outputs.openlineage.execution import InvocationExecution
 from dbt_lineage.outputs.openlineage.from_history import from_history
-from dbt_lineage.outputs.openlineage.from_run_results import from_run_results
+from dbt_lineage.outputs.openlineage.from_run_results import from_run_results, idle_command
 from dbt_lineage.outputs.openlineage.lineage_index import lineage_index
 from dbt_lineage.outputs.openlineage.namespace import namespace
 from dbt_lineage.outputs.openlineage.source_code import source_code
-from dbt_lineage.outputs.warehouse.invocation_history import invocation_history
+from dbt_lineage.outputs.warehouse.invocation_history import (
+    invocation_history,
+    last_invocation,
+)
+from dbt_lineage.queries.diff_side import code_checksums
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
 from dbt_lineage.resolve.project import resolve_project
 
@@ -74,9 +82,24 @@ from dbt_lineage.resolve.project import resolve_project
     help="Environment variable holding an API key, sent as a bearer token (http).",
 )
 @click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds to wait for each HTTP response (http).",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Retries of an HTTP request that fails to connect or gets a 5xx answer (http).",
+)
+@click.option(
     "--output",
     default=None,
-    help="The JSON-lines file to write (file transport); replaced if it exists.",
+    help="The JSON-lines file to write (file transport), replaced whole; - for standard "
+    "output; a FIFO or a device is written in place.",
 )
 @click.option("--topic", default=None, help="The Kafka topic (kafka transport).")
 @click.option(
@@ -99,6 +122,8 @@ def openlineage(
     url: str | None,
     endpoint: str,
     api_key_env: str | None,
+    timeout: float,
+    retries: int,
     output: str | None,
     topic: str | None,
     job_namespace: str | None,
@@ -128,7 +153,11 @@ def openlineage(
         raise DbtLineageError(
             f"give one of --run-results, --invocation, --since (got {' and '.join(chosen)})"
         )
-    destination = _destination(transport, url, endpoint, api_key_env, output, topic)
+    destination = dataclasses.replace(
+        _destination(transport, url, endpoint, api_key_env, output, topic),
+        timeout=timeout,
+        retries=retries,
+    )
     artifacts = load_project(project_dir, target_path)
     graph = _graph(project_dir, artifacts, lineage_file)
     moment = _since(since) if since else None
@@ -138,6 +167,8 @@ def openlineage(
         credentials = warehouse.adapter.config.credentials
         adapter_type = credentials.type
         dataset_namespace = namespace(adapter_type, _fields(credentials))
+        if not (invocation_id or moment or run_results_file):
+            invocation_id = _last_recorded(artifacts.target_path / "run_results.json", warehouse)
         if invocation_id or moment:
             recorded = invocation_history(warehouse, invocation_id=invocation_id, since=moment)
             executions = [from_history(run) for run in recorded]
@@ -168,10 +199,35 @@ def openlineage(
         dataset_namespace=dataset_namespace,
         job_namespace=job_namespace or os.environ.get("OPENLINEAGE_NAMESPACE") or "dbt",
         source=source_code(project_dir, version=_git_sha(executions)),
+        code_checksums=_code_checksums(artifacts) if invocation_id or moment else {},
     )
     stream = (event for execution in executions for event in events(execution, context))
     sent = emit(stream, destination, write=click.echo)
     click.echo(_summary(executions, sent, destination), err=True)
+
+
+def _code_checksums(artifacts: ProjectArtifacts) -> dict[str, frozenset[str]]:
+    """Each model's checksums under either dbt scheme, for runs recorded by another dbt
+    version (1.11's checksums differ from 1.12's for the same file: compare code)."""
+    code = raw_code(artifacts.target_path / "manifest.json")
+    return {node_id: code_checksums(text) for node_id, text in code.items()}
+
+
+def _last_recorded(path: Path, warehouse: t.Any) -> str | None:
+    """The invocation to emit from the hook's tables when target/run_results.json is missing
+    or was written by a command that executes nothing (``dbt docs generate``): the last one
+    recorded, said on standard error; None to read run_results.json (as it is, or for its
+    error when the tables hold nothing either)."""
+    why = "there is no target/run_results.json"
+    if path.is_file():
+        idle = idle_command(load_run_results(path))
+        if idle is None:
+            return None
+        why = f"target/run_results.json is from `{idle}`, which executes no model"
+    found = last_invocation(warehouse)
+    if found is not None:
+        click.echo(f"Emitting the last run the hook recorded, {found}: {why}.", err=True)
+    return found
 
 
 def _destination(
@@ -183,6 +239,8 @@ def _destination(
     topic: str | None,
 ) -> Destination:
     kind = transport or ("file" if output else "http" if url else "console")
+    if output and not is_stream(output):
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
     api_key = None
     if api_key_env:
         api_key = os.environ.get(api_key_env)
@@ -195,7 +253,7 @@ def _destination(
         url=url,
         endpoint=endpoint,
         api_key=api_key,
-        output=Path(output) if output else None,
+        output=output or None,
         topic=topic,
     )
 
@@ -204,7 +262,11 @@ def _graph(project_dir: str, artifacts: ProjectArtifacts, lineage_file: str | No
     """lineage.json, built first (as ``dbt-lineage build`` does) when it is missing."""
     path = Path(lineage_file) if lineage_file else artifacts.target_path / "lineage.json"
     if path.is_file() or lineage_file:
-        return load_graph(path)
+        graph = load_graph(path)
+        if not lineage_file:
+            manifest = artifacts.target_path / "manifest.json"
+            warn_if_stale(path, manifest, graph.metadata.manifest_checksum)
+        return graph
     cache = LineageCache(artifacts.target_path / CACHE_FILE)
     lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)
     graph = build_graph(artifacts, lineage)
@@ -245,7 +307,7 @@ def _summary(
     failed = sum(node.failed for node in nodes)
     where = {
         "console": "stdout",
-        "file": str(destination.output),
+        "file": describe(destination.output or ""),
         "http": f"{destination.url}",
         "kafka": f"topic {destination.topic}",
     }[destination.transport]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.api.stale import warn_if_stale
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
@@ -69,6 +70,8 @@ def _edges(
     """The rows, their manifest checksum, their origin and the project name."""
     if path.is_file() or explicit:
         graph = load_graph(path)
+        if not explicit:
+            warn_if_stale(path, target_dir / "manifest.json", graph.metadata.manifest_checksum)
         lost = sorted(
             {d.node_id for d in graph.diagnostics if d.reason == UnresolvedReason.NO_COMPILED_SQL}
         )

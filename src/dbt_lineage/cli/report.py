@@ -15,6 +15,7 @@ from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
 from dbt_lineage.errors import DbtLineageError
+from dbt_lineage.files import describe, is_stream, write_file
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.report.project_facts import project_facts
@@ -38,7 +39,11 @@ from dbt_lineage.types import ColumnRef
     help="Show only these nodes and their lineage (upstream and downstream). Names as dbt "
     "writes them; repeat or separate with spaces.",
 )
-@click.option("--output", default=None, help="Where to write (default: <target>/lineage.html).")
+@click.option(
+    "--output",
+    default=None,
+    help="Where to write (default: <target>/lineage.html); - for standard output.",
+)
 @click.option(
     "--with-runs",
     is_flag=True,
@@ -84,19 +89,26 @@ def report(
         _runs(target_dir, graph, project_dir, profiles_dir, target, cli_vars) if with_runs else None
     )
     page = report_html(graph, project=facts, runs=runs, title=title or "")
-    path = Path(output) if output else target_dir / "lineage.html"
+    path = output if output else target_dir / "lineage.html"
+    content = page.encode("utf-8")
+    if not is_stream(path):
+        _make_directory(Path(path).parent)
+    write_file(path, content)
+    click.echo(
+        f"Wrote {describe(path)} ({_size(len(content))}, {len(graph.nodes)} nodes) in "
+        f"{time.perf_counter() - started:.2f}s",
+        err=is_stream(path),  # the page itself may be on standard output
+    )
+
+
+def _make_directory(directory: Path) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(page, encoding="utf-8")
+        directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise DbtLineageError(
-            f"cannot write the report ({error.strerror}): pass another --output", path=path
+            f"cannot create the report's directory ({error.strerror}): pass another --output",
+            path=directory,
         ) from error
-    size = path.stat().st_size
-    click.echo(
-        f"Wrote {path} ({_size(size)}, {len(graph.nodes)} nodes) in "
-        f"{time.perf_counter() - started:.2f}s"
-    )
 
 
 def _target_dir(project_dir: str, target_path: str | None) -> Path:

@@ -60,7 +60,7 @@ def trace(
         node_id: node.depends_on.nodes for node_id, node in relations.items() if node.is_ephemeral
     }
     with open_warehouse(
-        project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars
+        project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars, create=False
     ) as warehouse:
         traced = provenance(unique_id, instance_reader(warehouse), stamp=stamp, ephemeral=ephemeral)
     if output_format == "json":

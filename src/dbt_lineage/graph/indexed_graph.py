@@ -98,6 +98,12 @@ class IndexedGraph(LineageGraph):
         nodes = t.cast(_Nodes, self.nodes)
         return nodes.named(names)
 
+    def short_names(self) -> list[tuple[str, str]]:
+        """Every relation's and exposure's id and short name, from the index's ``nodes``
+        table alone (no entry is read)."""
+        nodes = t.cast(_Nodes, self.nodes)
+        return nodes.short_names()
+
 
 class _Nodes(t.Mapping[str, LineageNode]):
     """Relations and exposures by id, each read when first asked for."""
@@ -181,6 +187,10 @@ class _Nodes(t.Mapping[str, LineageNode]):
         ).fetchall()
         self._keys.update((node_id, (number, True)) for node_id, number in found)
         return [self[node_id] for node_id, _ in found]
+
+    def short_names(self) -> list[tuple[str, str]]:
+        query = "SELECT node_id, short FROM nodes WHERE short IS NOT NULL ORDER BY id"
+        return [(node_id, short) for node_id, short in self._connection.execute(query)]
 
 
 class _Columns(t.Mapping[str, dict[str, ColumnNode]]):

@@ -279,6 +279,11 @@ class LineageGraph:
         """The nodes whose ``short_name`` is one of ``names``, in the graph's order."""
         return [node for node in self.nodes.values() if short_name(node) in names]
 
+    def short_names(self) -> list[tuple[str, str]]:
+        """Every relation's and exposure's id with its ``short_name``, in the graph's order
+        (what "did you mean" matches against, without reading the nodes themselves)."""
+        return [(node_id, short_name(node)) for node_id, node in self.nodes.items()]
+
     def columns_of(self, node_id: str) -> list[ColumnNode]:
         return list(self.columns.get(node_id, {}).values())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing as t
 from pathlib import Path
 
+from dbt_lineage.files import describe
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.coverage import Coverage, coverage
 
@@ -45,8 +46,9 @@ def build_summary(
             lines.append(f"  {item.node_id}{where}: {item.message}")
         if len(graph.diagnostics) > _MAX_DIAGNOSTICS:
             rest = len(graph.diagnostics) - _MAX_DIAGNOSTICS
-            lines.append(f"  ... and {rest} more in {path.name}")
+            lines.append(f"  ... and {rest} more in {describe(path)}")
     lines.append(
-        f"Wrote {path} in {seconds:.2f}s ({resolved} node(s) resolved, {cached} from cache)"
+        f"Wrote {describe(path)} in {seconds:.2f}s "
+        f"({resolved} node(s) resolved, {cached} from cache)"
     )
     return "\n".join(lines)

@@ -31,11 +31,23 @@ def coverage_table(report: Coverage) -> tuple[list[str], list[list[str]]]:
     return [report.by or "group", *HEADERS], rows
 
 
+def share_text(percent: float) -> str:
+    """A percentage to one decimal, a whole one without (never rounded to a whole number
+    that hides a small share or a gap: 2.53 is 2.5%, 99.96 is 100.0%, not 100%).
+
+    >>> share_text(2.53), share_text(100.0), share_text(99.96), share_text(0.0)
+    ('2.5%', '100%', '100.0%', '0%')
+    """
+    if percent == int(percent):
+        return f"{int(percent)}%"
+    return f"{percent:.1f}%"
+
+
 def _cells(group: GroupCoverage) -> list[str]:
     def share(figure: str) -> str:
         percent = group.percent(figure)
         count = getattr(group, figure)
-        return f"{count} ({percent:.0f}%)" if percent is not None else f"{count}"
+        return f"{count} ({share_text(percent)})" if percent is not None else f"{count}"
 
     return [
         str(group.relations),

@@ -65,8 +65,10 @@ def impact_text(
     if report.relations:
         type_width = max(len(item.type) for item in report.relations)
         lines += ["", "Relations"]
+        reached = {item.ref.node_id for item in report.columns}
         lines += [
             f"  {item.distance}  {item.type:<{type_width}}  {item.node_id}"
+            + ("" if item.node_id in reached or report.query == "upstream" else _NO_COLUMN)
             for item in report.relations
         ]
     if report.exposures:
@@ -103,6 +105,12 @@ def _describe(found: ColumnDescription) -> str:
     if found.source is None:
         return text
     return f"{text} (inherited from {_label(found.source)})"
+
+
+_NO_COLUMN = (
+    "  (no column of it derives from the target's: reached through the manifest's"
+    " dependencies only; --include-indirect also follows joins and filters)"
+)
 
 
 def _count(number: int, noun: str) -> str:

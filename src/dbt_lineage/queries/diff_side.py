@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import typing as t
 
 from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
@@ -42,6 +43,68 @@ class NodeFacts:
     """YAML columns, name -> declared data type ('' when none)."""
     renamed_from: dict[str, str] = dataclasses.field(default_factory=dict)
     """A YAML column's ``meta: {renamed_from: old}`` hint, new name -> old name."""
+    checksum_scheme: str = ""
+    """How dbt computed ``checksum`` (``checksum_scheme``): checksums of two schemes are not
+    comparable."""
+    code: str | None = None
+    """The node's code as written (``raw_code``), when the diff compares code rather than
+    checksums (the two sides come from dbt versions that checksum differently)."""
+
+
+def checksum_scheme(dbt_version: str) -> str:
+    """How a dbt version checksums a node's file: dbt 1.12 hashes its whitespace-normalized
+    text (``" ".join(text.split())``), earlier versions the text itself.
+
+    >>> checksum_scheme("1.11.16"), checksum_scheme("1.12.0"), checksum_scheme("2.0.0b1")
+    ('text', 'normalized', 'normalized')
+    """
+    try:
+        major, minor = (int(part) for part in dbt_version.split(".")[:2])
+    except ValueError:
+        return "text" if not dbt_version else dbt_version
+    return "normalized" if (major, minor) >= (1, 12) else "text"
+
+
+def code_checksums(code: str) -> frozenset[str]:
+    """The checksums dbt gives a model whose code is ``code``, under either scheme (see
+    ``checksum_scheme``): a checksum recorded by one dbt version matches the code now when
+    it is one of these.
+
+    >>> sorted(c[:8] for c in code_checksums("select\\n  1"))
+    ['822ae07d', '956a17fe']
+    """
+    texts = {code, " ".join(code.split())}
+    return frozenset(hashlib.sha256(text.encode("utf-8")).hexdigest() for text in texts)
+
+
+def seed_code(data: bytes, checksum: str, scheme: str) -> str:
+    """A seed's data as ``same_code`` compares it across checksum schemes: ``data`` (its
+    CSV file in the project) when ``checksum`` is that file's under ``scheme`` (dbt 1.12
+    reads the file with its line ends translated, earlier versions as bytes: a file with
+    CRLF line ends has two checksums), else the checksum itself (other data).
+
+    >>> csv = b"id,name\\r\\n1,a\\r\\n"
+    >>> seed_code(csv, hashlib.sha256(csv.strip()).hexdigest(), "text") == seed_code(
+    ...     csv, hashlib.sha256(b"id,name\\n1,a").hexdigest(), "normalized")
+    True
+    """
+    text = data.decode("utf-8", errors="replace")
+    if scheme == "normalized":
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    expected = hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+    canonical = hashlib.sha256(data.replace(b"\r\n", b"\n").strip()).hexdigest()
+    return f"data {canonical}" if checksum == expected else f"checksum {checksum}"
+
+
+def same_code(old: NodeFacts, new: NodeFacts) -> bool | None:
+    """Whether a node's code is the same on both sides: its code compared when both sides
+    carry it, else its checksums when dbt computed both alike; None when neither can tell
+    (a seed's data across dbt 1.11 and 1.12)."""
+    if old.code is not None and new.code is not None:
+        return old.code == new.code
+    if old.checksum_scheme == new.checksum_scheme or old.checksum == new.checksum:
+        return old.checksum == new.checksum
+    return None
 
 
 @dataclasses.dataclass
@@ -85,15 +148,23 @@ class DiffSide:
         return lambda parts: index.lookup(parts, among)
 
 
-def diff_side(graph: LineageGraph, manifest: Manifest) -> DiffSide:
+def diff_side(
+    graph: LineageGraph, manifest: Manifest, *, code: t.Mapping[str, str] | None = None
+) -> DiffSide:
     """Gather a side's facts from its graph and its manifest.
 
     Args:
         graph: the side's lineage (``build_lineage``).
         manifest: the manifest the graph was built from.
+        code: each model's and snapshot's ``raw_code`` (``artifacts.raw_code``) and each
+            seed's ``seed_code``, to compare code instead of checksums (see ``same_code``).
     """
     relations = manifest.relation_nodes()
-    nodes = {node_id: _facts(node) for node_id, node in relations.items()}
+    scheme = checksum_scheme(manifest.metadata.dbt_version)
+    nodes = {
+        node_id: _facts(node, scheme, None if code is None else code.get(node_id, ""))
+        for node_id, node in relations.items()
+    }
     tests: dict[str, list[tuple[str, str]]] = {}
     for node in manifest.nodes.values():
         if node.resource_type != "test" or not node.column_name:
@@ -110,7 +181,7 @@ def diff_side(graph: LineageGraph, manifest: Manifest) -> DiffSide:
     )
 
 
-def _facts(node: ManifestNode) -> NodeFacts:
+def _facts(node: ManifestNode, scheme: str, code: str | None) -> NodeFacts:
     docs = (
         node.description,
         node.meta,
@@ -130,7 +201,11 @@ def _facts(node: ManifestNode) -> NodeFacts:
         path=node.original_file_path,
         sql=node.compiled_code,
         checksum=str(node.checksum.get("checksum", "")),
-        config={k: v for k, v in node.unrendered_config.items() if k not in _ENVIRONMENT_KEYS},
+        config={
+            key: value
+            for key, value in node.unrendered_config.items()
+            if key not in _ENVIRONMENT_KEYS and value not in (None, {}, [])  # empty: unset
+        },
         docs=docs,
         depends_on=tuple(node.depends_on.nodes),
         relation_name=node.relation_name or "",
@@ -138,4 +213,7 @@ def _facts(node: ManifestNode) -> NodeFacts:
         contract_enforced=node.contract.enforced,
         declared={column.name: column.data_type or "" for column in node.columns.values()},
         renamed_from=hints,
+        checksum_scheme=scheme,
+        code=code if code or node.resource_type in ("model", "snapshot") else None,
+        # a seed without its file in ``code`` (or a source) compares checksums
     )

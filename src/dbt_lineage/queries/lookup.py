@@ -68,12 +68,11 @@ def lookup(graph: LineageGraph, text: str) -> str | ColumnRef:
             unknown_column = unknown_column or error
     if unknown_column is not None:
         raise unknown_column
-    everything = [_named(node) for node in graph.nodes.values()]
-    whole = _failure(text, everything)
+    everything = [_named_id(node_id, short) for node_id, short in graph.short_names()]
     if len(readings) == 1:
-        raise whole
+        raise _failure(text, everything)
     head = readings[1][0]
-    raise _best(text, whole, head, _failure(head, everything))
+    raise _best(text, head, everything)
 
 
 def _last_part(name: str) -> str:
@@ -92,24 +91,28 @@ def _failure(name: str, candidates: list[NamedNode]) -> SelectionError:
 
 def _named(node: LineageNode) -> NamedNode:
     """A node as ``resolve_name`` matches it, read from its unique id."""
-    resource_type, _, rest = node.node_id.partition(".")
+    return _named_id(node.node_id, short_name(node))
+
+
+def _named_id(node_id: str, short: str) -> NamedNode:
+    """A node as ``resolve_name`` matches it, from its unique id and short name."""
+    resource_type, _, rest = node_id.partition(".")
     package, _, rest = rest.partition(".")
-    source_name = rest.partition(".")[0] if node.type is NodeType.SOURCE else ""
-    return NamedNode(node.node_id, resource_type, short_name(node), package, source_name)
+    source_name = rest.partition(".")[0] if resource_type == NodeType.SOURCE.value else ""
+    return NamedNode(node_id, resource_type, short, package, source_name)
 
 
-def _best(text: str, whole: SelectionError, head: str, partial: SelectionError) -> SelectionError:
+def _best(text: str, head: str, everything: list[NamedNode]) -> SelectionError:
     """Which failure to report when neither ``text`` nor its head names a node.
 
-    A name that matches several nodes is reported as such; otherwise the head's error when it
-    has suggestions (the user most likely typed NODE.COLUMN), else the whole text's.
+    The head's error when it matches several nodes or has suggestions (the user most likely
+    typed NODE.COLUMN), else the whole text's. The whole text's is computed only then: "did
+    you mean" compares with every node's name.
     """
-    for name, error in ((text, whole), (head, partial)):
-        if error.message.startswith(f"'{name}' matches several nodes"):
-            return error
-    if partial.suggestions:
+    partial = _failure(head, everything)
+    if partial.suggestions or partial.message.startswith(f"'{head}' matches several nodes"):
         return partial
-    return whole
+    return _failure(text, everything)
 
 
 def _column(graph: LineageGraph, node_id: str, column: str) -> ColumnRef:

@@ -22,7 +22,7 @@ from dbt_lineage.queries.column_changes import (
     RETYPED,
     column_changes,
 )
-from dbt_lineage.queries.diff_side import DiffSide, NodeFacts
+from dbt_lineage.queries.diff_side import DiffSide, NodeFacts, same_code
 from dbt_lineage.queries.row_set_words import row_set_words
 from dbt_lineage.sql.inlined_columns import (
     ROW_CLAUSES,
@@ -228,7 +228,7 @@ def _classed(
         klass = "unknown"
         reasons.append(f"unresolved column(s) in head: {', '.join(sorted(unresolved))}")
     reasons.extend(_column_reasons(columns))
-    if base.nodes[node_id].checksum == facts.checksum:
+    if same_code(base.nodes[node_id], facts):
         reasons.append(
             "its code is unchanged: the difference comes from macros, vars or the environment "
             "(is_incremental() on a table that exists on one side only)"
@@ -287,7 +287,19 @@ def _same_logic(
         reasons.append("documentation, meta or tags changed")
     if reasons:
         return NodeChange(node_id, "modified", "metadata", reasons=reasons)
-    if old.checksum != new.checksum:
+    same = same_code(old, new)
+    if same is None:
+        return NodeChange(
+            node_id,
+            "modified",
+            "unknown",
+            reasons=[
+                f"its file cannot be compared: the sides come from dbt versions that checksum "
+                f"files differently ({old.checksum_scheme} and {new.checksum_scheme}) and the "
+                "manifest holds no code for it (a seed's data): check it"
+            ],
+        )
+    if not same:
         return NodeChange(node_id, "modified", "none", reasons=["comments or formatting only"])
     return None
 
@@ -306,7 +318,7 @@ def _no_sql(
         elif before[was] and data_type and before[was].casefold() != data_type.casefold():
             columns[name] = RETYPED
     columns.update({name: REMOVED for name in folded.values()})
-    if new.resource_type == "seed" and old.checksum != new.checksum:
+    if new.resource_type == "seed" and same_code(old, new) is False:
         reasons = ["seed data changed: its rows may differ", *_column_reasons(columns)]
         return NodeChange(node_id, "modified", "breaking", columns, reasons)
     if columns:

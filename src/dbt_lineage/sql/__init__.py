@@ -31,18 +31,32 @@ def _stale() -> list[str]:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
         for path in _HERE.glob(f"*{suffix}")
     }
-    if not compiled:
-        return []
     try:
         digests = json.loads((_HERE / "compiled.json").read_text())
     except (OSError, ValueError):
         return sorted(compiled)  # compiled files without the record of their sources
+    if not compiled:
+        _missing(sorted(digests))
+        return []
     return sorted(
         name
         for name in compiled
         if (_HERE / f"{name}.py").is_file()
         and hashlib.sha256((_HERE / f"{name}.py").read_bytes()).hexdigest() != digests.get(name)
     )
+
+
+def _missing(names: list[str]) -> None:
+    """Warn (once: at the engine's import) that the compiled modules a build recorded are
+    gone, so that the engine runs from source, slower."""
+    if names:
+        warnings.warn(
+            f"dbt-lineage: the compiled SQL engine is missing ({len(names)} module(s) recorded "
+            f"in {_HERE / 'compiled.json'}, none found): running the source, which is slower; "
+            "install the package again (pip install -e .) to compile it",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 class _FromSource(importlib.abc.MetaPathFinder):

@@ -59,6 +59,9 @@ class ExportContext:
         dataset_namespace: the datasets' namespace (``namespace.namespace``).
         job_namespace: the jobs' namespace (``dbt`` unless told otherwise, as dbt-ol).
         source: the project's checkout, for the ``sourceCodeLocation`` facet.
+        code_checksums: each model's checksums under either dbt scheme
+            (``queries.diff_side.code_checksums``): a run recorded by another dbt version
+            than the manifest's ran the code there now when its checksum is one of them.
     """
 
     manifest: Manifest
@@ -68,6 +71,7 @@ class ExportContext:
     dataset_namespace: str
     job_namespace: str
     source: SourceCode
+    code_checksums: t.Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def relations(self) -> dict[str, ManifestNode]:
@@ -137,7 +141,9 @@ class _Invocation:
     def node_events(self, node: NodeExecution) -> list[RunEvent]:
         manifest_node = self.context.relations.get(node.unique_id)
         current = manifest_node is not None and (
-            node.checksum is None or node.checksum == manifest_node.checksum.get("checksum")
+            node.checksum is None
+            or node.checksum == manifest_node.checksum.get("checksum")
+            or node.checksum in self.context.code_checksums.get(node.unique_id, ())
         )
         where = self.relation_of(node.unique_id)
         if where is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import itertools
 import typing as t
 
 from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
@@ -18,6 +19,25 @@ from dbt_lineage.outputs.openlineage.execution import (
 )
 
 _NOT_EXECUTING = ("compile", "generate", "docs", "list", "ls", "parse", "show", "debug")
+_SUBCOMMANDS = {"generate": "docs generate", "serve": "docs serve"}
+
+
+def idle_command(run_results: RunResults) -> str | None:
+    """The dbt command that wrote ``run_results`` (``dbt docs generate``), when it executes
+    no model; None when it does (build, run, seed, snapshot...).
+
+    The command is named as the user typed it, up to its first option (dbt records the
+    command line as ``invocation_command``); else from dbt's ``which`` (``generate`` is
+    ``dbt docs generate``).
+    """
+    which = str(run_results.args.get("which") or "")
+    if which not in _NOT_EXECUTING:
+        return None
+    typed = str(run_results.args.get("invocation_command") or "").split()
+    words = list(itertools.takewhile(lambda word: not word.startswith("-"), typed))
+    if len(words) >= 2 and words[0].endswith("dbt"):
+        return " ".join(["dbt", *words[1:]])
+    return f"dbt {_SUBCOMMANDS.get(which, which)}"
 
 
 def from_run_results(run_results: RunResults, manifest: Manifest) -> InvocationExecution:
@@ -32,13 +52,14 @@ def from_run_results(run_results: RunResults, manifest: Manifest) -> InvocationE
         raise ArtifactError(
             "run_results.json has no metadata.invocation_id: rerun dbt", path=run_results.path
         )
-    command = str(run_results.args.get("which") or "")
-    if command in _NOT_EXECUTING:
+    idle = idle_command(run_results)
+    if idle is not None:
         raise ArtifactError(
-            f"run_results.json was written by `dbt {command}`, which executes no model: "
+            f"run_results.json was written by `{idle}`, which executes no model: "
             "run dbt build, run, seed or snapshot (or pass --run-results with its file)",
             path=run_results.path,
         )
+    command = str(run_results.args.get("which") or "")
     nodes = manifest.relation_nodes()
     executed: list[NodeExecution] = []
     starts: list[datetime.datetime] = []

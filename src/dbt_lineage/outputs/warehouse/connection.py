@@ -135,6 +135,7 @@ def connection(
     profiles_dir: str | Path | None = None,
     target: str | None = None,
     cli_vars: str | t.Mapping[str, t.Any] | None = None,
+    create: bool = True,
 ) -> t.Iterator[Warehouse]:
     """Open the project's warehouse the way dbt would, for the duration of a ``with``.
 
@@ -146,6 +147,8 @@ def connection(
         target: the profile target; the profile's default when not given.
         cli_vars: vars as dbt's ``--vars`` takes them, a YAML string or a mapping (they
             can set ``dbt_lineage_schema`` and ``dbt_lineage_database``).
+        create: whether a DuckDB database file that does not exist may be created (with a
+            warning); a command that only reads refuses instead, creating nothing.
 
     Raises:
         DbtLineageError: dbt is not installed, or the project or profile cannot be loaded.
@@ -175,6 +178,13 @@ def connection(
         ) from error
     warehouse_dialect = dialect(config.credentials.type)
     warnings = _new_database(config.credentials)
+    if warnings and not create:
+        path = Path(config.credentials.path)
+        raise WarehouseError(
+            f"no DuckDB database at {path.resolve()} (profiles.yml's path {path} is read from "
+            "the working directory): run from the directory dbt runs in, or give profiles.yml "
+            "an absolute path; nothing was created"
+        )
     # dbt registers one adapter per type and process, and keeps the first: one left by a dbt
     # command run earlier in this process (dbtRunner) would connect with that command's
     # profile (another database, say), not this one.

@@ -158,6 +158,26 @@ def invocation_history(
     return sorted(invocations, key=lambda run: (_sortable(run.started_at), run.invocation_id))
 
 
+EXECUTING_COMMANDS = ("build", "run", "seed", "snapshot", "retry")
+"""The dbt commands whose invocations executed models, seeds or snapshots."""
+
+
+def last_invocation(warehouse: Warehouse) -> str | None:
+    """The id of the last completely recorded invocation of a command that executes nodes
+    (``EXECUTING_COMMANDS``); None when the lineage tables are missing or hold none."""
+    if not warehouse.columns("lineage_invocations"):
+        return None
+    commands = ", ".join(warehouse.dialect.literal(name) for name in EXECUTING_COMMANDS)
+    rows = _select(
+        warehouse,
+        "lineage_invocations",
+        ("invocation_id", "started_at"),
+        f"command in ({commands}) and {warehouse.recorded_complete()} "
+        "order by started_at desc, invocation_id desc limit 1",
+    )
+    return str(rows[0]["invocation_id"]) if rows else None
+
+
 def _by_invocation(
     warehouse: Warehouse, table: str, columns: t.Sequence[str], ids: t.Sequence[str]
 ) -> list[dict[str, t.Any]]:
