@@ -29,6 +29,7 @@ class BuiltPair:
     pair: Pair
     base: Path
     head: Path
+    dialect: str = "duckdb"
 
 
 def _compiled(built: Path, name: str, *edits: Edit | None) -> Path:

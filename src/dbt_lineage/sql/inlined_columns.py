@@ -87,7 +87,10 @@ def inlined_columns(
     """
     glot = names(tree.dialect).sqlglot
     mapping: dict[str, object] = {
-        table: dict(columns) for table, columns in schema.items() if columns
+        # a type nobody knows is UNKNOWN: BigQuery's qualify parses every type it is given
+        table: {name: data_type or "UNKNOWN" for name, data_type in columns.items()}
+        for table, columns in schema.items()
+        if columns
     }
     try:
         qualified = qualify(
@@ -189,7 +192,7 @@ class _Inliner:
                     swapped.append((column, column.replace(exp.var(text))))
             if not typed:
                 for data_type in list(expression.find_all(exp.DataType)):
-                    swapped.append((data_type, data_type.replace(exp.var("?"))))
+                    swapped.append((data_type, data_type.replace(_blank_type())))
             return self._sql(expression)
         finally:
             for original, stand_in in reversed(swapped):
@@ -213,6 +216,12 @@ class _Inliner:
             return self.generator.generate(expression, copy=False)
         except RecursionError:
             return f"<{expression.key} nested too deep>"
+
+
+def _blank_type() -> exp.DataType:
+    """A type that prints as ``?``: a DataType still, as every dialect's CAST wants one
+    (a Var there fails Snowflake's, Redshift's and Databricks' generators)."""
+    return exp.DataType(this=exp.DataType.Type.USERDEFINED, kind="?")
 
 
 def _wrapped(text: str) -> bool:
