@@ -73,6 +73,6 @@ def test_build_refuses_a_device_as_output_in_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main.cli, ["build", "--project-dir", str(tmp_path), "--output", "/dev/null"]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "is a device, not a file" in result.output
     assert Path("/dev/null").is_char_device()

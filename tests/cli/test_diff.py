@@ -225,7 +225,9 @@ def test_a_base_manifest_alone_is_enough(
 
 def test_bad_input_is_one_line(pull_request: Path, tmp_path: Path) -> None:
     result = _diff(tmp_path / "nowhere", pull_request)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    # a diff that could not answer is not a gate that said no: CI tells them apart
+    assert _diff(tmp_path / "nowhere", pull_request, "--fail-on", "review").exit_code == 2
     assert result.stderr.count("\n") == 1 and "--base" in result.stderr
     assert _diff(pull_request, pull_request, "--fail-on", "maybe").exit_code == 2
     # a broken manifest given alone is named as the user gave it
@@ -236,7 +238,7 @@ def test_bad_input_is_one_line(pull_request: Path, tmp_path: Path) -> None:
         ["diff", "--base", str(broken), "--head", str(pull_request / "target"),
          "--project-dir", str(pull_request)],
     )  # fmt: skip
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert "not valid JSON" in line and line.endswith(f"({broken})")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.cli.build_inputs import build_inputs, dumps, seed_files, unchanged
 from dbt_lineage.graph.index_meta import index_meta
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
@@ -152,7 +152,7 @@ def _exit(outcome: dict[str, t.Any], strict: bool) -> None:
             fg="red",
             err=True,
         )
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def _target(project_dir: str, target_path: str | None) -> Path:

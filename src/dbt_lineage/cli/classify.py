@@ -16,7 +16,7 @@ import click
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.artifacts.project_vars import project_vars
 from dbt_lineage.artifacts.raw_code import raw_code
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.cli.impact import load_lineage
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.classify_json import classify_json
@@ -103,7 +103,7 @@ def classify(
             err=True,
         )
     if failed:
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def classify_project(

@@ -9,7 +9,7 @@ import click
 
 from dbt_lineage.artifacts.column_tests import column_tests
 from dbt_lineage.artifacts.manifest import Manifest, load_manifest
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.cli.classify import classify_project, target_dir
 from dbt_lineage.cli.impact import load_lineage
 from dbt_lineage.outputs.coverage_json import coverage_json
@@ -116,7 +116,7 @@ def coverage(
     for message in failed:
         click.secho(f"Error: {message}", fg="red", err=True)
     if failed:
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def _group_owners(manifest: Manifest) -> dict[str, str]:

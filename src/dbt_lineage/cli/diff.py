@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from dbt_lineage.artifacts.names import resolve_name
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.cli.side_lineage import Side, side_lineage
 from dbt_lineage.errors import DbtLineageError, SelectionError
 from dbt_lineage.files import write_file
@@ -104,7 +104,7 @@ def diff(
         write_file(output, text.encode("utf-8"))
         click.echo(f"Wrote {output} (verdict: {document['verdict']})", err=True)
     if fail_on is not None and VERDICTS.index(document["verdict"]) >= VERDICTS.index(fail_on):
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def _render(document: dict, output_format: str, before: Side, after: Side) -> str:
