@@ -131,6 +131,16 @@ def test_verdict_and_changed_node(built: BuiltPair) -> None:
     assert [n for n in changes if n.startswith("source.")] == []
     for node in pair.same_data:
         assert changes.get(node, {"class": "none"})["class"] == "none", changes[node]
+    no_reader = [r for r in change["reasons"] if r.startswith("no downstream reader")]
+    assert bool(no_reader) == pair.no_reader, change["reasons"]
+    assert set(pair.reasons) <= set(change["reasons"]), change["reasons"]
+    assert not pair.not_changed & set(changes), [
+        changes[n] for n in pair.not_changed & set(changes)
+    ]
+    for node, klass, reasons in pair.other_classes:
+        assert node in changes, f"{node} not among the changes: {sorted(changes)}"
+        assert changes[node]["class"] == klass, changes[node]
+        assert set(reasons) <= set(changes[node]["reasons"]), changes[node]
 
 
 def test_what_blocks(built: BuiltPair) -> None:
@@ -162,6 +172,8 @@ def test_what_is_impacted(built: BuiltPair) -> None:
         assert exposures[node]["type"] == "dashboard" and exposures[node]["owner"]
     if pair.verdict == "info":
         assert document["impacted"]["columns"] == [], "additions and metadata impact nothing"
+    added = {(c["node"], c["column"]) for c in document["impacted"]["added_columns"]}
+    assert pair.added_columns <= added, sorted(pair.added_columns - added)
 
 
 def test_golden_json(built: BuiltPair) -> None:

@@ -200,3 +200,25 @@ def test_a_changed_cast_differs_only_in_its_typed_form(old: str, new: str, diale
 def test_sql_that_does_not_parse_is_an_error() -> None:
     with pytest.raises(SqlError, match="does not parse"):
         _tree("select from where (")
+
+
+@dialects
+def test_user_functions_qualified_by_the_target_are_renamed_as_relations_are(
+    dialect: str,
+) -> None:
+    """Issue 19: production's manifest and a CI build qualify a user function by their own
+    database and schema; both read the same once the place is named alike."""
+    places = {
+        ("prod_db", "analytics"): ("db", "analytics"),
+        ("ci_db", "pr_42"): ("db", "analytics"),
+    }
+
+    def place(parts: tuple[str, ...]) -> tuple[str, ...] | None:
+        return places.get(tuple(part.casefold() for part in parts))
+
+    def text(qualifier: str) -> str:
+        sql = f"select {qualifier}.clean_email(name) as email from shop.prod.customers"
+        return normal_form(sql, dialect, _relation, place).text
+
+    assert text("prod_db.analytics") == text("ci_db.pr_42")
+    assert text("prod_db.analytics") != text("other_db.analytics")  # not the target's

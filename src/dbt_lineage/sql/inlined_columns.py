@@ -21,13 +21,11 @@ import re
 import typing as t
 
 from sqlglot import exp
-from sqlglot.errors import SqlglotError
-from sqlglot.optimizer.qualify import qualify
-from sqlglot.optimizer.scope import Scope, build_scope
+from sqlglot.optimizer.scope import Scope
 
-from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
+from dbt_lineage.sql.qualified_scope import qualified_scope
 
 
 class ColumnForm:
@@ -86,26 +84,7 @@ def inlined_columns(
         SqlError: the query's scopes cannot be read (not a query; an unsupported construct).
     """
     glot = names(tree.dialect).sqlglot
-    mapping: dict[str, object] = {
-        # a type nobody knows is UNKNOWN: BigQuery's qualify parses every type it is given
-        table: {name: data_type or "UNKNOWN" for name, data_type in columns.items()}
-        for table, columns in schema.items()
-        if columns
-    }
-    try:
-        qualified = qualify(
-            tree.tree,  # ours: normal_form made it for this comparison only
-            dialect=glot,
-            schema=mapping,
-            validate_qualify_columns=False,
-            quote_identifiers=False,
-            identify=False,
-        )
-        root = build_scope(qualified)
-    except (SqlglotError, RecursionError, KeyError, ValueError) as error:
-        raise SqlError(f"cannot read its columns: {' '.join(str(error).split())[:200]}") from error
-    if root is None:
-        raise SqlError("not a query")
+    root = qualified_scope(tree, schema)
     inliner = _Inliner(glot)
     columns = {
         name: ColumnForm(
