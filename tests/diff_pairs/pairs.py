@@ -122,6 +122,7 @@ class Pair:
     reasons: tuple[str, ...] = ()  # reasons the changed node must give
     not_changed: frozenset[str] = frozenset()  # nodes that must not be listed as changed
     added_columns: frozenset[tuple[str, str]] = frozenset()  # passed on downstream
+    not_broken: frozenset[str] = frozenset()  # nodes that must not be broken references
     # other changed nodes: (node, class, reasons it must give among its own)
     other_classes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
@@ -630,6 +631,33 @@ PAIRS = (
                 ("model.shop.orders_view_again", "is_returned"),
             }
         ),
+    ),
+)
+
+
+def _view_and_reader(project: Path) -> None:
+    """A ``select *`` view over stg_orders, and a model that names its columns."""
+    (project / "models/marts/orders_view.sql").write_text("select * from {{ ref('stg_orders') }}\n")
+    (project / "models/marts/order_days.sql").write_text(
+        "select order_id, order_date from {{ ref('orders_view') }}\n"
+    )
+
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "rename_through_a_star_view",
+        "stg_orders.order_date renamed; a select-star view passes ordered_on on, and "
+        "order_days, which reads the view, still names order_date",
+        edits(_ORDER_DATE_SQL, _ORDER_DATE_YAML, *_FOLLOW_RENAME),
+        base=_view_and_reader,
+        verdict="block",
+        node=STG_ORDERS,
+        node_class="partial",
+        columns={"ordered_on": "renamed_from:order_date"},
+        # the view does not name the column: the reader does, and breaks
+        broken=frozenset({("model.shop.order_days", "order_date", "renamed")}),
+        not_broken=frozenset({"model.shop.orders_view"}),
     ),
 )
 

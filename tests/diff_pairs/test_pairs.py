@@ -154,6 +154,7 @@ def test_what_blocks(built: BuiltPair) -> None:
         for b in document["broken_references"]
     }
     assert pair.broken <= found, document["broken_references"]
+    assert not pair.not_broken & {node for node, _, _ in found}, document["broken_references"]
     if not pair.broken:
         assert document["broken_references"] == []
     if pair.verdict == "unknown":

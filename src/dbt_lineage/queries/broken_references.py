@@ -19,7 +19,7 @@ from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.node_changes import NodeChange
 from dbt_lineage.sql.normal_form import normal_form
 from dbt_lineage.sql.relation_reads import relation_reads
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.types import ColumnRef, EdgeKind
 
 _TYPE_ALIASES = {
     "int": "integer",
@@ -69,9 +69,15 @@ def broken_references(
     found: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
     reads: dict[str, frozenset[tuple[str, str]]] = {}
     for change in changes:
-        for gone, kind, new_name in _gone(change, base.graph):
+        queue = list(_gone(change, base.graph))
+        while queue:
+            gone, kind, new_name = queue.pop(0)
             readers = set()
             for item in _readers(gone, kind, new_name, base, head, modified):
+                passed = _passed_on(item, gone, base, head, modified)
+                if passed is not None:  # a select-star model passes the change on
+                    queue.append((passed, kind, new_name))
+                    continue
                 found.setdefault((item.node, item.column, item.reference, item.kind), item)
                 readers.add(item.node)
             for item in _sql_readers(gone, kind, new_name, head, readers, reads):
@@ -135,6 +141,26 @@ def _readers(
                 head.nodes[node_id].path,
                 f"still reads {gone.column} of {gone.node_id}, which is {how}",
             )
+
+
+def _passed_on(
+    item: BrokenReference, gone: ColumnRef, base: DiffSide, head: DiffSide, modified: set[str]
+) -> ColumnRef | None:
+    """The reader's own column, when the reader only passes ``gone`` on as it is (a
+    ``select *`` model whose SQL did not change): it does not name the column, so it does
+    not break, and its head no longer has it; its readers that name it do break."""
+    if item.node in modified or not item.column:
+        return None
+    ref = ColumnRef(item.node, item.column)
+    identity = any(
+        edge.target == ref and edge.kind is EdgeKind.IDENTITY
+        for edge in base.index.direct_out.get(gone, ())
+    )
+    if not identity or item.column.casefold() != gone.column.casefold():
+        return None
+    columns = head.graph.columns.get(item.node, {})
+    still = {name.casefold() for name, column in columns.items() if not column.inferred}
+    return ref if item.column.casefold() not in still else None
 
 
 def _sql_readers(
