@@ -149,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok else 1
 
 
+def _changes(changes: list[dict]) -> str:
+    """The first changed nodes and their class, and how many more."""
+    shown = ", ".join(f"{c['node'].split('.')[-1]} {c['class']}" for c in changes[:3])
+    return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "") or "none"
+
+
 def _gitlab(args: argparse.Namespace) -> int:
     """One scripted pull request of each kind on the manifest: cold and warm diffs."""
     out = Path(args.out) / "gitlab"
@@ -181,7 +187,7 @@ def _gitlab(args: argparse.Namespace) -> int:
         impacted = document["impacted"]
         print(
             f"| {what} | {document['verdict']} | "
-            + ", ".join(f"{c['node'].split('.')[-1]} {c['class']}" for c in document["changes"])
+            + _changes(document["changes"])
             + f" | {len(impacted['models'])}, {len(impacted['columns'])}, "
             f"{len(impacted['exposures'])} | {len(document['broken_references'])} | "
             f"{cold[-1].cpu_s:.1f} s | {cold[-1].seconds:.1f} s | {cold[-1].max_rss_mb:.0f} MB | "

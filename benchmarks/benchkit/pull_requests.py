@@ -185,14 +185,16 @@ _EDITS: dict[str, t.Callable[[exp.Select], str | None]] = {
 
 def _other_database(head: Manifest) -> str:
     """The same project compiled into other databases (a production manifest against a CI
-    build): every database the models live in gets a ``_CI`` suffix, in relation names and
-    compiled SQL alike (user functions qualified by it included)."""
+    build): every database the models live in (and no source) gets a ``_CI`` suffix, in
+    relation names and compiled SQL alike (user functions qualified by it included)."""
+    sources = {str(n.get("database")) for n in head["sources"].values()}
     databases = sorted(
         {
             str(n["database"])
             for n in head["nodes"].values()
             if n["resource_type"] in ("model", "snapshot", "seed") and n.get("database")
         }
+        - sources  # the raw data stays where the loaders put it
     )
     pattern = re.compile(r'(?<![\w"])("?)(' + "|".join(map(re.escape, databases)) + r")\1\.")
 
