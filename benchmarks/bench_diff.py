@@ -1,23 +1,31 @@
-"""Benchmark ``dbt-lineage diff`` on two synthetic 1,000-model projects with 20 changed models.
+"""Benchmark ``dbt-lineage diff``: scripted pull requests on GitLab's compiled manifest, or two
+synthetic projects.
 
-The base is a synthetic project (``synth_dbt``, with a catalog); the head is a copy whose
-manifest has 20 models changed (each wrapped in a filter: a breaking change). Prints:
+By default (GitLab's manifest, handed to us in ``../shared/corpus/gitlab/``), one pull
+request of each kind a reviewer meets (``benchkit/pull_requests.py``: rename, logic, filter,
+join type, added column, whitespace, retype, macro, unused-column removal, no-op across
+databases), each made by editing the compiled SQL of a model the script picks. For each it
+prints what changed, the verdict and what is impacted, and:
 
 - cold: ``dbt-lineage diff`` as a whole process with no lineage.json and no cache on either
-  side (both sides resolved; the second mostly from the cache the first just filled),
-  median wall seconds; floor 20 s;
-- warm: the same again, both sides' lineage.json current, median wall seconds; floor 3 s;
-- the Markdown comment's length for the 20-model change, and for a huge change (every
-  staging model changed, so nearly everything is impacted); floor 60,000 characters.
+  side (both sides resolved; the second mostly from the cache the first just filled): CPU
+  seconds of the process tree and peak resident memory; floors 20 s CPU, 800 MB;
+- warm: the same again, both sides' lineage.json current; floor 5 s CPU.
+
+``--synthetic``: two 1,000-model synthetic projects with 20 changed models (each wrapped in
+a filter), median wall seconds cold (floor 20 s) and warm (floor 3 s), and the Markdown
+comment's length for that change and for a huge one (floor 60,000 characters).
 
 Usage::
 
-    python benchmarks/bench_diff.py [--models 1000] [--changed 20] [--repeat 3]
+    python benchmarks/bench_diff.py [MANIFEST] [--kinds rename,logic] [--repeat 1]
+    python benchmarks/bench_diff.py --synthetic [--models 1000] [--changed 20] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import shutil
@@ -26,18 +34,24 @@ from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.process import Run, run_measured
+from benchkit.pull_requests import KINDS, pull_request
 from benchkit.stats import median
 from synth_dbt import generate_project
 
 HERE = Path(__file__).resolve().parent
+GITLAB = HERE.parent.parent / "shared" / "corpus" / "gitlab" / "manifest.json.gz"
 FLOORS = {"cold": 20.0, "warm": 3.0, "markdown": 60_000}
+GITLAB_FLOORS = {"cold_cpu": 20.0, "warm_cpu": 5.0, "peak_mb": 800.0}
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("manifest", nargs="?", default=str(GITLAB), help="manifest.json(.gz)")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="pull requests to make")
+    parser.add_argument("--synthetic", action="store_true", help="synthetic projects instead")
     parser.add_argument("--models", type=int, default=1000, help="models per project")
     parser.add_argument("--changed", type=int, default=20, help="models changed in the head")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each diff (median)")
+    parser.add_argument("--repeat", type=int, default=None, help="runs of each diff (median)")
     parser.add_argument("--seed", type=int, default=0, help="generator and change seed")
     parser.add_argument("--out", default=str(HERE / "out" / "diff"), help="where to write")
     dbt_lineage_option(parser)
@@ -85,6 +99,9 @@ def _markdown(args: argparse.Namespace, base: Path, head: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
+    if not args.synthetic:
+        return _gitlab(args)
+    args.repeat = args.repeat or 3
     out = Path(args.out)
     base, head, huge = out / "base", out / "head", out / "huge"
     generate_project(args.models, base, seed=args.seed, with_catalog=True)
@@ -128,6 +145,66 @@ def main(argv: list[str] | None = None) -> int:
         and figures["warm"] <= FLOORS["warm"]
         and max(len(small), len(large)) <= FLOORS["markdown"]
     )
+    print("floors met" if ok else "FLOORS MISSED")
+    return 0 if ok else 1
+
+
+def _changes(changes: list[dict]) -> str:
+    """The first changed nodes and their class, and how many more."""
+    shown = ", ".join(f"{c['node'].split('.')[-1]} {c['class']}" for c in changes[:3])
+    return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "") or "none"
+
+
+def _gitlab(args: argparse.Namespace) -> int:
+    """One scripted pull request of each kind on the manifest: cold and warm diffs."""
+    out = Path(args.out) / "gitlab"
+    source = Path(args.manifest)
+    opener = gzip.open if source.suffix == ".gz" else open
+    with opener(source, "rt", encoding="utf-8") as handle:
+        text = handle.read()
+    manifest = json.loads(text)
+    base = out / "base"
+    (base / "target").mkdir(parents=True, exist_ok=True)
+    (base / "target" / "manifest.json").write_text(text)
+    nodes = sum(1 for n in manifest["nodes"].values() if n["resource_type"] == "model")
+    print(f"{source.name}: {nodes:,} models; one pull request of each kind\n")
+    print("| pull request | verdict | changes | impacted models, columns, exposures | broken "
+          "| cold CPU | cold wall | peak RSS | warm CPU |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    cold: list[Run] = []
+    warm: list[Run] = []
+    for kind in args.kinds.split(","):
+        head_manifest, what = pull_request(text, kind, seed=args.seed)
+        head = out / kind
+        (head / "target").mkdir(parents=True, exist_ok=True)
+        (head / "target" / "manifest.json").write_text(json.dumps(head_manifest))
+        result = out / f"{kind}.json"
+        for _ in range(args.repeat or 1):
+            _clean(base, head)
+            cold.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
+            warm.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
+        document = json.loads(result.read_text())
+        impacted = document["impacted"]
+        print(
+            f"| {what} | {document['verdict']} | "
+            + _changes(document["changes"])
+            + f" | {len(impacted['models'])}, {len(impacted['columns'])}, "
+            f"{len(impacted['exposures'])} | {len(document['broken_references'])} | "
+            f"{cold[-1].cpu_s:.1f} s | {cold[-1].seconds:.1f} s | {cold[-1].max_rss_mb:.0f} MB | "
+            f"{warm[-1].cpu_s:.1f} s |"
+        )
+    figures = {
+        "cold_cpu": median([r.cpu_s for r in cold]),
+        "warm_cpu": median([r.cpu_s for r in warm]),
+        "peak_mb": max(r.max_rss_mb for r in cold + warm),
+    }
+    print(
+        f"\nmedian cold CPU {figures['cold_cpu']:.2f} s (floor {GITLAB_FLOORS['cold_cpu']:.0f} s; "
+        f"max {max(r.cpu_s for r in cold):.2f} s), median warm CPU {figures['warm_cpu']:.2f} s "
+        f"(floor {GITLAB_FLOORS['warm_cpu']:.0f} s), peak RSS {figures['peak_mb']:.0f} MB "
+        f"(floor {GITLAB_FLOORS['peak_mb']:.0f} MB)"
+    )
+    ok = all(figures[key] <= floor for key, floor in GITLAB_FLOORS.items())
     print("floors met" if ok else "FLOORS MISSED")
     return 0 if ok else 1
 

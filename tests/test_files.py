@@ -96,6 +96,6 @@ def test_build_refuses_a_directory_as_output_in_one_line(tmp_path: Path) -> None
     result = CliRunner().invoke(
         main.cli, ["build", "--project-dir", str(tmp_path), "--output", str(target)]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "is a directory" in result.output
     assert target.is_dir()

@@ -143,7 +143,7 @@ def test_unsupported_manifest_is_one_line_error(tmp_path: Path) -> None:
         )
     )
     result = _build(tmp_path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert result.output.startswith("Error: unsupported manifest version v4")
     assert "Traceback" not in result.output

@@ -185,7 +185,7 @@ def test_large_publishes_are_split_into_statements(shop: Path) -> None:
 
 def test_an_unknown_target_is_a_one_line_error(shop: Path) -> None:
     result = lineage(shop, "publish", "--target", "nowhere")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("Error: cannot load the dbt project and profile:")
     assert "nowhere" in line
@@ -241,7 +241,7 @@ def test_an_unreachable_warehouse_is_a_one_line_error(
     result = CliRunner().invoke(
         main.cli, ["publish", "--project-dir", str(project), "--profiles-dir", str(tmp_path)]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("Error: cannot connect to postgres (target dev):")
 
@@ -262,7 +262,7 @@ def test_a_graph_that_lost_lineage_is_published_only_with_force(shop: Path, tmp_
     checksum = load_graph(target / "lineage.json").metadata.manifest_checksum
 
     refused = lineage(shop, "publish", "--target-path", str(target))
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     (line,) = refused.stderr.strip().splitlines()
     assert "lost their lineage for lack of compiled SQL" in line
     assert "--force" in line

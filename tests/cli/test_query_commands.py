@@ -112,7 +112,7 @@ def test_upstream_and_downstream(project: Path) -> None:
 
 def test_unknown_name_is_one_error_line(project: Path) -> None:
     result = _run("impact", "stg_ordrs.amount_usd", "--project-dir", str(project))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("Error: no node named 'stg_ordrs'; did you mean stg_orders")
     assert result.stderr.endswith("?\n") and result.stderr.count("\n") == 1
@@ -121,7 +121,7 @@ def test_unknown_name_is_one_error_line(project: Path) -> None:
 
 def test_unknown_column_is_one_error_line(project: Path) -> None:
     result = _run("downstream", "orders.amount", "--project-dir", str(project))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == (
         f"Error: no column named 'amount' in {ORDERS}; did you mean amount_usd?\n"
     )
@@ -129,7 +129,7 @@ def test_unknown_column_is_one_error_line(project: Path) -> None:
 
 def test_upstream_of_a_whole_node_asks_for_a_column(project: Path) -> None:
     result = _run("upstream", "orders", "--project-dir", str(project))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith(
         f"Error: 'orders' names a node ({ORDERS}), not a column: give NODE.COLUMN; "
         "did you mean orders.order_id"
@@ -138,7 +138,7 @@ def test_upstream_of_a_whole_node_asks_for_a_column(project: Path) -> None:
 
 def test_missing_lineage_json_says_to_build(tmp_path: Path) -> None:
     result = _run("impact", "orders", "--project-dir", str(tmp_path))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("Error: no lineage.json: run `dbt-lineage build` first")
     assert "Traceback" not in result.output
 
@@ -164,5 +164,5 @@ def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
 
 def test_a_project_dir_that_does_not_exist_says_so(tmp_path: Path) -> None:
     result = _run("build", "--project-dir", str(tmp_path / "nope"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "project directory does not exist" in result.stderr

@@ -120,6 +120,6 @@ def test_with_runs_falls_back_to_run_results(project: Path) -> None:
 
 def test_no_manifest_is_one_error_line(tmp_path: Path) -> None:
     result = _report(tmp_path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("Error: no manifest.json")
     assert len(result.stderr.strip().splitlines()) == 1

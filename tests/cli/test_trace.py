@@ -215,7 +215,7 @@ def test_stamp_traces_the_run_of_that_invocation(shop: tuple[Path, str, str]) ->
 def test_unknown_stamp_is_a_one_line_error(shop: tuple[Path, str, str]) -> None:
     project, _, _ = shop
     result = lineage(project, "trace", "customers", "--stamp", "not-an-invocation")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "invocation not-an-invocation has no recorded run of model.shop.customers" in (
         result.stderr
     )
@@ -224,17 +224,17 @@ def test_unknown_stamp_is_a_one_line_error(shop: tuple[Path, str, str]) -> None:
 def test_names_are_resolved_against_the_manifest(shop: tuple[Path, str, str]) -> None:
     project, _, _ = shop
     result = lineage(project, "trace", "custmers")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "did you mean customers" in result.stderr
     result = lineage(project, "trace", "source:ecom.raw_orders")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "is a source" in result.stderr
 
 
 def test_no_lineage_tables_says_how_to_add_the_hook(shop: tuple[Path, str, str]) -> None:
     project, _, _ = shop
     result = lineage(project, "trace", "customers", "--target", "elsewhere")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert "no lineage tables in schema elsewhere_lineage" in line
     assert "add the on-run-end hook (see README) and run dbt once" in line

@@ -29,6 +29,7 @@ class BuiltPair:
     pair: Pair
     base: Path
     head: Path
+    dialect: str = "duckdb"
 
 
 def _compiled(built: Path, name: str, *edits: Edit | None) -> Path:
@@ -42,12 +43,16 @@ def _compiled(built: Path, name: str, *edits: Edit | None) -> Path:
     return project / "target"
 
 
-def _other_schema(built: Path, name: str, schema: str) -> Path:
-    """A copy of the template built and documented in target schema ``schema``."""
+def _other_schema(built: Path, name: str, schema: str, edit: Edit | None) -> Path:
+    """A copy of the template (with ``edit``) built and documented in target schema
+    ``schema``."""
     project = built.parent / name
     shutil.copytree(built, project, symlinks=True, ignore=shutil.ignore_patterns("logs", "target"))
+    if edit is not None:
+        edit(project)
     profiles = project / "profiles.yml"
-    profiles.write_text(profiles.read_text().replace("schema: main", f"schema: {schema}", 1))
+    if schema != "main":
+        profiles.write_text(profiles.read_text().replace("schema: main", f"schema: {schema}", 1))
     dbt(project, "build")
     dbt(project, "docs", "generate")
     return project / "target"
@@ -55,8 +60,12 @@ def _other_schema(built: Path, name: str, schema: str) -> Path:
 
 def _build(template: Path, pair: Pair, shared_base: Path) -> BuiltPair:
     if pair.schema is not None:
-        head = _other_schema(template, f"pair_{pair.name}", pair.schema)
-        return BuiltPair(pair, template / "target", head)
+        head = _other_schema(template, f"pair_{pair.name}", pair.schema, pair.base)
+        if pair.base is None:
+            return BuiltPair(pair, template / "target", head)
+        # both sides built and documented, as the template is
+        base = _other_schema(template, f"pair_{pair.name}_base", "main", pair.base)
+        return BuiltPair(pair, base, head)
     base = shared_base
     if pair.base is not None:
         base = _compiled(template, f"pair_{pair.name}_base", pair.base)

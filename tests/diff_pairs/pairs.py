@@ -118,32 +118,52 @@ class Pair:
     # nodes whose SQL changed without changing their data: listed as `none`, or not at all
     same_data: frozenset[str] = frozenset()
     schema: str | None = None  # head built in this target schema (environment noise)
+    no_reader: bool = False  # its data changes, and nothing downstream reads it
+    reasons: tuple[str, ...] = ()  # reasons the changed node must give
+    not_changed: frozenset[str] = frozenset()  # nodes that must not be listed as changed
+    added_columns: frozenset[tuple[str, str]] = frozenset()  # passed on downstream
+    not_broken: frozenset[str] = frozenset()  # nodes that must not be broken references
+    # other changed nodes: (node, class, reasons it must give among its own)
+    other_classes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
+
+_FOLLOW_RENAME = (
+    (
+        "models/intermediate/int_customer_orders.sql",
+        "        order_date,\n",
+        "        ordered_on as order_date,\n",
+    ),
+    (
+        "models/intermediate/int_customer_orders.sql",
+        "order by order_date, order_id",
+        "order by ordered_on, order_id",
+        2,
+    ),
+    ("models/intermediate/int_customer_orders.sql", "lag(order_date)", "lag(ordered_on)"),
+)
+_NEW_FILTER = (
+    "models/intermediate/int_customer_orders.sql",
+    "    select * from {{ ref('stg_orders') }}\n",
+    "    select * from {{ ref('stg_orders') }}\n    where status <> 'returned'\n",
+)
+INT_CUSTOMER_ORDERS = "model.shop.int_customer_orders"
+_IS_RETURNED = (
+    "models/staging/stg_orders.sql",
+    "    status,\n",
+    "    status,\n    status = 'returned' as is_returned,\n",
+)
 
 PAIRS: tuple[Pair, ...] = (
     Pair(
         "rename_with_downstream_update",
         "stg_orders.order_date renamed ordered_on; int_customer_orders reads the new name",
-        edits(
-            _ORDER_DATE_SQL,
-            _ORDER_DATE_YAML,
-            (
-                "models/intermediate/int_customer_orders.sql",
-                "        order_date,\n",
-                "        ordered_on as order_date,\n",
-            ),
-            (
-                "models/intermediate/int_customer_orders.sql",
-                "order by order_date, order_id",
-                "order by ordered_on, order_id",
-                2,
-            ),
-            ("models/intermediate/int_customer_orders.sql", "lag(order_date)", "lag(ordered_on)"),
-        ),
-        verdict="review",
+        edits(_ORDER_DATE_SQL, _ORDER_DATE_YAML, *_FOLLOW_RENAME),
+        # its only reader follows it in the same pull request: nothing downstream changes
+        verdict="info",
         node=STG_ORDERS,
         node_class="partial",
         columns={"ordered_on": "renamed_from:order_date"},
+        no_reader=True,
         # int_customer_orders follows the rename: it returns the same data, so nothing
         # downstream of it changes
         same_data=frozenset({"model.shop.int_customer_orders"}),
@@ -164,6 +184,42 @@ PAIRS: tuple[Pair, ...] = (
         node_class="partial",
         columns={"ordered_on": "renamed_from:order_date"},
         broken=frozenset({("model.shop.int_customer_orders", "order_date", "renamed")}),
+    ),
+    Pair(
+        "rename_followed_with_a_new_filter",
+        "stg_orders.order_date renamed; int_customer_orders follows it and drops returned orders",
+        edits(_ORDER_DATE_SQL, _ORDER_DATE_YAML, *_FOLLOW_RENAME, _NEW_FILTER),
+        verdict="review",
+        node=STG_ORDERS,
+        node_class="partial",
+        columns={"ordered_on": "renamed_from:order_date"},
+        # following the rename takes away the rename's difference, not the new WHERE
+        other_classes=(
+            (
+                INT_CUSTOMER_ORDERS,
+                "breaking",
+                (
+                    "row set changes: WHERE changed",
+                    "follows the rename of model.shop.stg_orders.order_date -> ordered_on",
+                ),
+            ),
+        ),
+        impacted_columns=frozenset(
+            {("model.shop.orders", "order_id"), ("model.shop.customers", "number_of_orders")}
+        ),
+    ),
+    Pair(
+        "rename_unfollowed_with_a_new_filter",
+        "stg_orders.order_date renamed; int_customer_orders still reads order_date, and drops "
+        "returned orders",
+        edits(_ORDER_DATE_SQL, _ORDER_DATE_YAML, _NEW_FILTER),
+        verdict="block",
+        node=STG_ORDERS,
+        node_class="partial",
+        columns={"ordered_on": "renamed_from:order_date"},
+        broken=frozenset({(INT_CUSTOMER_ORDERS, "order_date", "renamed")}),
+        # it reads a column that is gone (unresolved): unknown, its new WHERE still said
+        other_classes=((INT_CUSTOMER_ORDERS, "unknown", ("row set changes: WHERE changed",)),),
     ),
     Pair(
         "type_change",
@@ -297,10 +353,11 @@ PAIRS: tuple[Pair, ...] = (
                 "    status\n",
             )
         ),
-        verdict="review",
+        verdict="info",
         node=STG_ORDERS,
         node_class="partial",
         columns={"updated_at": "removed"},
+        no_reader=True,
     ),
     Pair(
         "drop_used_column",
@@ -324,6 +381,26 @@ PAIRS: tuple[Pair, ...] = (
         ),
     ),
     Pair(
+        "drop_column_a_cte_reads",
+        "stg_customers.signup_date dropped; customers reads it in a CTE column it never returns",
+        edits(
+            ("models/staging/stg_customers.sql", "cast(signup_date as date) as signup_date,", "")
+        ),
+        base=edits(
+            (
+                "models/marts/customers.sql",
+                "    select * from {{ ref('stg_customers') }}\n",
+                "    select *, signup_date as signed_up_on from {{ ref('stg_customers') }}\n",
+            )
+        ),
+        # the warehouse resolves every column of the query: customers fails to build
+        verdict="block",
+        node=STG_CUSTOMERS,
+        node_class="partial",
+        columns={"signup_date": "removed"},
+        broken=frozenset({("model.shop.customers", "signup_date", "removed")}),
+    ),
+    Pair(
         "contract_broken",
         "signups_by_country (enforced contract) renames customers to customer_count",
         edits(
@@ -339,17 +416,12 @@ PAIRS: tuple[Pair, ...] = (
         node_class="partial",
         columns={"customer_count": "renamed_from:customers"},
         broken=frozenset({("model.shop.signups_by_country", "customers", "contract")}),
+        no_reader=True,  # no model reads it: what blocks is its own contract
     ),
     Pair(
         "added_column",
         "stg_orders gains is_returned",
-        edits(
-            (
-                "models/staging/stg_orders.sql",
-                "    status,\n",
-                "    status,\n    status = 'returned' as is_returned,\n",
-            )
-        ),
+        edits(_IS_RETURNED),
         verdict="info",
         node=STG_ORDERS,
         node_class="non_breaking",
@@ -370,12 +442,13 @@ PAIRS: tuple[Pair, ...] = (
         "removed_model",
         "customer_contacts (nothing reads it) is removed",
         _remove_model,
-        verdict="review",
+        verdict="info",
         node="model.shop.customer_contacts",
         change="removed",
         node_class="breaking",
         only_columns_of=frozenset({"removed"}),
         other_changes=False,
+        no_reader=True,
     ),
     Pair(
         "config_only",
@@ -453,6 +526,138 @@ PAIRS: tuple[Pair, ...] = (
         verdict="info",
         schema="ci_pr_42",
         other_changes=False,
+    ),
+)
+
+_UDF = edits(
+    (
+        "dbt_project.yml",
+        "on-run-end:",
+        "on-run-start:\n"
+        '  - "create schema if not exists {{ target.schema }}"\n'
+        '  - "create or replace macro {{ target.database }}.{{ target.schema }}.email_domain'
+        "(address) as split_part(address, '@', 2)\"\n"
+        "on-run-end:",
+    ),
+    (
+        "models/marts/customer_contacts.sql",
+        "    md5(email) as email_hash,\n",
+        "    md5(email) as email_hash,\n"
+        "    {{ target.database }}.{{ target.schema }}.email_domain(email) as email_domain,\n",
+    ),
+)
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "udf_in_another_schema",
+        "nothing changed: a model calls a user function qualified by the target schema, and "
+        "the head is built in another one (ci_pr_42)",
+        lambda project: None,
+        base=_UDF,
+        verdict="info",
+        schema="ci_pr_42",
+        other_changes=False,
+    ),
+    Pair(
+        "macro_change",
+        "mask_email masks the whole local part: customer_contacts' code is unchanged",
+        edits(("macros/mask_email.sql", "'^[^@]+'", "'^.+@'")),
+        verdict="info",  # nothing downstream reads customer_contacts
+        node="model.shop.customer_contacts",
+        node_class="partial",
+        columns={"masked_email": "logic"},
+        reasons=(
+            "its code is unchanged: the difference comes from macro(s) macro.shop.mask_email",
+        ),
+        no_reader=True,
+    ),
+)
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "ephemeral_change",
+        "int_order_payments (ephemeral, inlined into orders) rounds total_amount",
+        edits(
+            (
+                "models/intermediate/int_order_payments.sql",
+                "sum(amount) as total_amount",
+                "round(sum(amount), 0) as total_amount",
+            )
+        ),
+        verdict="review",
+        node="model.shop.int_order_payments",
+        node_class="partial",
+        columns={"total_amount": "logic"},
+        # orders' code did not change: it is impacted, not modified
+        not_changed=frozenset({"model.shop.orders"}),
+        impacted_columns=frozenset(
+            {
+                ("model.shop.orders", "amount"),
+                ("model.shop.customers", "lifetime_value"),
+                ("model.shop.fct_daily_revenue", "revenue"),
+            }
+        ),
+        not_impacted=frozenset({("model.shop.orders", "credit_card_amount")}),
+        impacted_exposures=frozenset({EXPOSURE}),
+    ),
+)
+
+
+def _passthrough_views(project: Path) -> None:
+    """Two ``select *`` views over stg_orders, one over the other."""
+    (project / "models/marts/orders_view.sql").write_text("select * from {{ ref('stg_orders') }}\n")
+    (project / "models/marts/orders_view_again.sql").write_text(
+        "select * from {{ ref('orders_view') }}\n"
+    )
+
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "added_column_through_star_views",
+        "stg_orders gains is_returned; two select-star views pass it on",
+        edits(_IS_RETURNED),
+        base=_passthrough_views,
+        verdict="info",
+        node=STG_ORDERS,
+        node_class="non_breaking",
+        columns={"is_returned": "added"},
+        # their schema grows, through the chain; their data does not change
+        added_columns=frozenset(
+            {
+                ("model.shop.orders_view", "is_returned"),
+                ("model.shop.orders_view_again", "is_returned"),
+            }
+        ),
+    ),
+)
+
+
+def _view_and_reader(project: Path) -> None:
+    """A ``select *`` view over stg_orders, and a model that names its columns."""
+    (project / "models/marts/orders_view.sql").write_text("select * from {{ ref('stg_orders') }}\n")
+    (project / "models/marts/order_days.sql").write_text(
+        "select order_id, order_date from {{ ref('orders_view') }}\n"
+    )
+
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "rename_through_a_star_view",
+        "stg_orders.order_date renamed; a select-star view passes ordered_on on, and "
+        "order_days, which reads the view, still names order_date",
+        edits(_ORDER_DATE_SQL, _ORDER_DATE_YAML, *_FOLLOW_RENAME),
+        base=_view_and_reader,
+        verdict="block",
+        node=STG_ORDERS,
+        node_class="partial",
+        columns={"ordered_on": "renamed_from:order_date"},
+        # the view does not name the column: the reader does, and breaks
+        broken=frozenset({("model.shop.order_days", "order_date", "renamed")}),
+        not_broken=frozenset({"model.shop.orders_view"}),
     ),
 )
 

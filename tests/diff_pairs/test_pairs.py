@@ -3,6 +3,10 @@
 Each pair checks the verdict, the changed node's class and column changes, what blocks and
 what is impacted downstream, then compares the JSON and Markdown outputs with the golden files
 in ``golden/`` (regenerate them with ``UPDATE_GOLDEN=1``, then read the diff before committing).
+
+Every pair runs on each dialect we support (``dialects.py``: the same artifacts as that
+adapter writes them). The golden files are shared; a dialect whose output differs (type
+names, identifier case) has its own in ``golden/<dialect>/``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from click.testing import CliRunner
 
 from dbt_lineage.cli import main
 from tests.diff_pairs.conftest import BuiltPair
+from tests.diff_pairs.dialects import DIALECTS, as_dialect
 from tests.diff_pairs.pairs import PAIRS
 
 pytestmark = pytest.mark.slow
@@ -34,16 +39,17 @@ def _diff(built: BuiltPair, *options: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-_DOCUMENTS: dict[str, dict[str, t.Any]] = {}
+_DOCUMENTS: dict[tuple[str, str], dict[str, t.Any]] = {}
 
 
 def _document(built: BuiltPair) -> dict[str, t.Any]:
-    """The pair's JSON output (computed once per session)."""
-    if built.pair.name not in _DOCUMENTS:
+    """The pair's JSON output (computed once per session and dialect)."""
+    key = (built.pair.name, built.dialect)
+    if key not in _DOCUMENTS:
         code, out = _diff(built, "--format", "json")
         assert code == 0, out
-        _DOCUMENTS[built.pair.name] = json.loads(out)
-    return _DOCUMENTS[built.pair.name]
+        _DOCUMENTS[key] = json.loads(out)
+    return _DOCUMENTS[key]
 
 
 def _normalise_text(text: str, built: BuiltPair) -> str:
@@ -62,23 +68,52 @@ def _normalise_json(value: t.Any) -> t.Any:
     return value
 
 
-def _golden(name: str, actual: str) -> None:
-    path = GOLDEN / name
+def _golden(name: str, actual: str, dialect: str) -> None:
+    """Compares with the dialect's own golden file, or else the shared one (DuckDB's)."""
+    shared, own = GOLDEN / name, GOLDEN / dialect / name
     if os.environ.get("UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(actual)
+        if dialect == "duckdb":
+            shared.write_text(actual)
+        elif shared.exists() and shared.read_text() == actual:
+            own.unlink(missing_ok=True)
+        else:
+            own.parent.mkdir(exist_ok=True)
+            own.write_text(actual)
         return
+    path = own if own.exists() else shared
     assert path.exists(), f"no golden file {path}: run with UPDATE_GOLDEN=1 and review it"
-    assert actual == path.read_text(), f"{name} differs from its golden file (UPDATE_GOLDEN=1)"
+    assert actual == path.read_text(), f"{path} differs from the output (UPDATE_GOLDEN=1)"
+
+
+@pytest.fixture(params=DIALECTS)
+def dialect(request: pytest.FixtureRequest) -> str:
+    return request.param
 
 
 @pytest.fixture(params=[pair.name for pair in PAIRS])
-def built(request: pytest.FixtureRequest, diff_pairs: dict[str, BuiltPair]) -> BuiltPair:
-    return diff_pairs[request.param]
+def built(
+    request: pytest.FixtureRequest, diff_pairs: dict[str, BuiltPair], dialect: str
+) -> BuiltPair:
+    duckdb = diff_pairs[request.param]
+    base, head = as_dialect(duckdb.base, dialect), as_dialect(duckdb.head, dialect)
+    return BuiltPair(duckdb.pair, base, head, dialect)
+
+
+def _facts(built: BuiltPair) -> dict[str, t.Any]:
+    """The pair's JSON output as the checks read it: Snowflake folds unquoted names to upper
+    case (``ORDER_DATE``), so there names are compared in lower case."""
+    document = _document(built)
+    if built.dialect == "snowflake":
+        return json.loads(json.dumps(document).lower())
+    return document
+
+
+def _folded(reasons: t.Iterable[str]) -> set[str]:
+    return {reason.casefold() for reason in reasons}
 
 
 def test_verdict_and_changed_node(built: BuiltPair) -> None:
-    pair, document = built.pair, _document(built)
+    pair, document = built.pair, _facts(built)
     assert document["verdict"] == pair.verdict, pair.summary
     changes = {c["node"]: c for c in document["changes"]}
     if pair.node is None:
@@ -100,15 +135,26 @@ def test_verdict_and_changed_node(built: BuiltPair) -> None:
     assert [n for n in changes if n.startswith("source.")] == []
     for node in pair.same_data:
         assert changes.get(node, {"class": "none"})["class"] == "none", changes[node]
+    no_reader = [r for r in change["reasons"] if r.startswith("no downstream reader")]
+    assert bool(no_reader) == pair.no_reader, change["reasons"]
+    assert _folded(pair.reasons) <= _folded(change["reasons"]), change["reasons"]
+    assert not pair.not_changed & set(changes), [
+        changes[n] for n in pair.not_changed & set(changes)
+    ]
+    for node, klass, reasons in pair.other_classes:
+        assert node in changes, f"{node} not among the changes: {sorted(changes)}"
+        assert changes[node]["class"] == klass, changes[node]
+        assert _folded(reasons) <= _folded(changes[node]["reasons"]), changes[node]
 
 
 def test_what_blocks(built: BuiltPair) -> None:
-    pair, document = built.pair, _document(built)
+    pair, document = built.pair, _facts(built)
     found = {
         (b["node"], b["reference"]["column"], b["reference"]["kind"])
         for b in document["broken_references"]
     }
     assert pair.broken <= found, document["broken_references"]
+    assert not pair.not_broken & {node for node, _, _ in found}, document["broken_references"]
     if not pair.broken:
         assert document["broken_references"] == []
     if pair.verdict == "unknown":
@@ -121,7 +167,7 @@ def test_what_blocks(built: BuiltPair) -> None:
 
 
 def test_what_is_impacted(built: BuiltPair) -> None:
-    pair, document = built.pair, _document(built)
+    pair, document = built.pair, _facts(built)
     columns = {(c["node"], c["column"]) for c in document["impacted"]["columns"]}
     assert pair.impacted_columns <= columns, sorted(pair.impacted_columns - columns)
     assert not pair.not_impacted & columns, sorted(pair.not_impacted & columns)
@@ -131,12 +177,14 @@ def test_what_is_impacted(built: BuiltPair) -> None:
         assert exposures[node]["type"] == "dashboard" and exposures[node]["owner"]
     if pair.verdict == "info":
         assert document["impacted"]["columns"] == [], "additions and metadata impact nothing"
+    added = {(c["node"], c["column"]) for c in document["impacted"]["added_columns"]}
+    assert pair.added_columns <= added, sorted(pair.added_columns - added)
 
 
 def test_golden_json(built: BuiltPair) -> None:
     document = _normalise_json(_document(built))
     text = _normalise_text(json.dumps(document, indent=2, sort_keys=True) + "\n", built)
-    _golden(f"{built.pair.name}.json", text)
+    _golden(f"{built.pair.name}.json", text, built.dialect)
 
 
 def test_golden_markdown(built: BuiltPair) -> None:
@@ -144,7 +192,7 @@ def test_golden_markdown(built: BuiltPair) -> None:
     assert code == 0, out
     assert out.startswith(("#", "**", ">", "<")), "the verdict comes first"
     assert len(out) <= 60_000
-    _golden(f"{built.pair.name}.md", _normalise_text(out, built))
+    _golden(f"{built.pair.name}.md", _normalise_text(out, built), built.dialect)
 
 
 def test_fail_on_maps_the_verdict_to_the_exit_code(built: BuiltPair) -> None:

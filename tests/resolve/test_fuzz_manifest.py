@@ -216,7 +216,7 @@ def test_damaged_manifest_never_aborts_the_build(
             *manifest.get("sources", {}),
         }
         return
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert whole != "none" or not output.exists(), "a readable manifest must build"
     [line] = result.output.splitlines()
     assert line.startswith("Error: ") and "manifest" in line, line

@@ -197,7 +197,7 @@ def test_a_node_that_is_not_built_says_so(template_project: Path, tmp_path: Path
     (project / "target" / "lineage.json").unlink(missing_ok=True)
     assert _build(project, "-s", "stg_orders").exit_code == 0
     result = CliRunner().invoke(main.cli, ["impact", "customers", "--project-dir", str(project)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "not built" in result.output and "dbt-lineage build" in result.output
 
 

@@ -28,6 +28,13 @@ class ColumnInfo(ArtifactModel):
 
 class DependsOn(ArtifactModel):
     nodes: list[str] = []
+    macros: list[str] = []
+
+
+class Macro(ArtifactModel):
+    """A macro: a diff names the macros whose text changed under a model."""
+
+    macro_sql: str = ""
 
 
 class TestMetadata(ArtifactModel):
@@ -161,6 +168,7 @@ class Manifest(ArtifactModel):
     nodes: dict[str, ManifestNode]
     sources: dict[str, ManifestNode] = {}
     exposures: dict[str, Exposure] = {}
+    macros: dict[str, Macro] = {}
     groups: dict[str, Group] = {}
     disabled: dict[str, list[t.Any]] = {}
     """Disabled nodes as dbt writes them (unique id -> versions), kept unvalidated: only

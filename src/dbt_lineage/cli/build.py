@@ -13,7 +13,7 @@ import typing as t
 import click
 
 from dbt_lineage.api.build_project import build_project
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
 
@@ -91,7 +91,7 @@ def _exit(outcome: t.Mapping[str, t.Any], strict: bool) -> None:
             fg="red",
             err=True,
         )
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 class _progress:  # noqa: N801 - used as a context manager, reads like a function

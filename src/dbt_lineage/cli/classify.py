@@ -14,7 +14,7 @@ import click
 from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.api.project_coverage import classify_project
 from dbt_lineage.artifacts.manifest import load_manifest
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.classify_json import classify_json
 from dbt_lineage.outputs.classify_text import classify_text
@@ -97,7 +97,7 @@ def classify(
             err=True,
         )
     if failed:
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def _class_patches(graph: LineageGraph, report: Classification) -> list[ColumnPatch]:

@@ -9,7 +9,7 @@ import click
 
 from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.api.project_coverage import project_coverage
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.outputs.coverage_json import coverage_json
 from dbt_lineage.outputs.coverage_markdown import coverage_markdown
 from dbt_lineage.outputs.coverage_text import coverage_text
@@ -101,4 +101,4 @@ def coverage(
     for message in failed:
         click.secho(f"Error: {message}", fg="red", err=True)
     if failed:
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)

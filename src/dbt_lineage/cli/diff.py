@@ -10,7 +10,7 @@ import click
 from dbt_lineage.api.compare_sides import compare_sides
 from dbt_lineage.api.locate import target_dir
 from dbt_lineage.api.side_lineage import Side
-from dbt_lineage.cli import options
+from dbt_lineage.cli import exit_codes, options
 from dbt_lineage.files import describe, write_file
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import VERDICTS
@@ -98,7 +98,7 @@ def diff(
         write_file(output, text.encode("utf-8"))
         click.echo(f"Wrote {describe(output)} (verdict: {document['verdict']})", err=True)
     if fail_on is not None and VERDICTS.index(document["verdict"]) >= VERDICTS.index(fail_on):
-        sys.exit(1)
+        sys.exit(exit_codes.GATE)
 
 
 def _render(document: dict, output_format: str, before: Side, after: Side) -> str:

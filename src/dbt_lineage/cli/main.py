@@ -10,13 +10,14 @@ import typing as t
 import click
 
 from dbt_lineage._version import __version__
+from dbt_lineage.cli import exit_codes
 from dbt_lineage.errors import DbtLineageError
 
 
 class _Group(click.Group):
-    """Loads each command when it is used; turns the project's errors into one red
-    ``Error:`` line and exit code 1, and a wrong command line into one line and exit code 2
-    (as dbt does)."""
+    """Loads each command when it is used; turns the project's errors and a wrong command
+    line into one red ``Error:`` line and exit code 2 (``exit_codes.ERROR``, as dbt does for
+    an error it could not handle), so that exit code 1 means a gate said no."""
 
     def main(self, *args: t.Any, standalone_mode: bool = True, **kwargs: t.Any) -> t.Any:
         if not standalone_mode:
@@ -27,15 +28,15 @@ class _Group(click.Group):
             command = error.ctx.command_path if error.ctx is not None else "dbt-lineage"
             message = " ".join(error.format_message().split())
             click.secho(f"Error: {message} (see `{command} --help`)", fg="red", err=True)
-            sys.exit(error.exit_code)
+            sys.exit(exit_codes.ERROR)
         except click.ClickException as error:
             error.show()
-            sys.exit(error.exit_code)
+            sys.exit(exit_codes.ERROR)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.Abort:
             click.echo("Aborted!", err=True)
-            sys.exit(1)
+            sys.exit(exit_codes.ERROR)
         if isinstance(code, int):  # ctx.exit(n): without standalone mode click returns n
             sys.exit(code)
         return code
@@ -73,7 +74,7 @@ def _fail(ctx: click.Context, message: str) -> t.NoReturn:
     if (ctx.obj or {}).get("debug") or "--debug" in sys.argv:
         traceback.print_exc()
     click.secho(f"Error: {message}", fg="red", err=True)
-    ctx.exit(1)
+    ctx.exit(exit_codes.ERROR)
 
 
 @click.group(

@@ -12,11 +12,14 @@ from __future__ import annotations
 import dataclasses
 import typing as t
 
+from dbt_lineage.errors import SqlError
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.column_changes import REMOVED, RENAMED_PREFIX
 from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.node_changes import NodeChange
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.sql.normal_form import normal_form
+from dbt_lineage.sql.relation_reads import relation_reads
+from dbt_lineage.types import ColumnRef, EdgeKind
 
 _TYPE_ALIASES = {
     "int": "integer",
@@ -64,9 +67,20 @@ def broken_references(
     # Nodes whose SQL changed: what they read in base says nothing of what they read now.
     modified = {change.node for change in changes if change.reads_differently}
     found: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
+    reads: dict[str, frozenset[tuple[str, str]]] = {}
     for change in changes:
-        for gone, kind, new_name in _gone(change, base.graph):
+        queue = list(_gone(change, base.graph))
+        while queue:
+            gone, kind, new_name = queue.pop(0)
+            readers = set()
             for item in _readers(gone, kind, new_name, base, head, modified):
+                passed = _passed_on(item, gone, base, head, modified)
+                if passed is not None:  # a select-star model passes the change on
+                    queue.append((passed, kind, new_name))
+                    continue
+                found.setdefault((item.node, item.column, item.reference, item.kind), item)
+                readers.add(item.node)
+            for item in _sql_readers(gone, kind, new_name, head, readers, reads):
                 found.setdefault((item.node, item.column, item.reference, item.kind), item)
             for item in _tests(gone, kind, head):
                 found.setdefault((item.node, item.column, item.reference, item.kind), item)
@@ -127,6 +141,68 @@ def _readers(
                 head.nodes[node_id].path,
                 f"still reads {gone.column} of {gone.node_id}, which is {how}",
             )
+
+
+def _passed_on(
+    item: BrokenReference, gone: ColumnRef, base: DiffSide, head: DiffSide, modified: set[str]
+) -> ColumnRef | None:
+    """The reader's own column, when the reader only passes ``gone`` on as it is (a
+    ``select *`` model whose SQL did not change): it does not name the column, so it does
+    not break, and its head no longer has it; its readers that name it do break."""
+    if item.node in modified or not item.column:
+        return None
+    ref = ColumnRef(item.node, item.column)
+    identity = any(
+        edge.target == ref and edge.kind is EdgeKind.IDENTITY
+        for edge in base.index.direct_out.get(gone, ())
+    )
+    if not identity or item.column.casefold() != gone.column.casefold():
+        return None
+    columns = head.graph.columns.get(item.node, {})
+    still = {name.casefold() for name, column in columns.items() if not column.inferred}
+    return ref if item.column.casefold() not in still else None
+
+
+def _sql_readers(
+    gone: ColumnRef,
+    kind: str,
+    new_name: str,
+    head: DiffSide,
+    known: set[str],
+    reads: dict[str, frozenset[tuple[str, str]]],
+) -> t.Iterator[BrokenReference]:
+    """Head models that read ``gone`` anywhere in their SQL where no output column does
+    (a CTE column that never reaches the output): the warehouse fails them all the same.
+    ``reads`` caches each model's reads."""
+    key = (gone.node_id, gone.column.casefold())
+    for node_id in head.index.depends_out.get(gone.node_id, ()):
+        if node_id in known or node_id == gone.node_id or node_id not in head.nodes:
+            continue
+        if node_id not in reads:
+            reads[node_id] = _reads(node_id, head)
+        if key in reads[node_id]:
+            how = f"renamed to {new_name}" if kind == "renamed" else "removed"
+            yield BrokenReference(
+                node_id,
+                "",
+                gone,
+                kind,
+                head.nodes[node_id].path,
+                f"its SQL still reads {gone.column} of {gone.node_id}, which is {how}",
+            )
+
+
+def _reads(node_id: str, head: DiffSide) -> frozenset[tuple[str, str]]:
+    """(relation id, column folded) for every relation column the head SQL reads."""
+    sql = head.nodes[node_id].sql
+    if not sql:
+        return frozenset()
+    try:
+        tree = normal_form(sql, head.dialect, head.relations(head.reads(node_id)))
+        found = relation_reads(tree, head.schema(tree.relations))
+    except SqlError:
+        return frozenset()  # its own change says it does not parse
+    return frozenset((relation, column.casefold()) for relation, column in found)
 
 
 def _mentions(reason: str, gone: ColumnRef) -> bool:

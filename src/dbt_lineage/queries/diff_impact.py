@@ -16,10 +16,10 @@ import dataclasses
 import typing as t
 
 from dbt_lineage.graph.model import ExposureNode, NodeType
-from dbt_lineage.queries.column_changes import LOGIC, REMOVED, RENAMED_PREFIX, RETYPED
+from dbt_lineage.queries.column_changes import ADDED, LOGIC, REMOVED, RENAMED_PREFIX, RETYPED
 from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.node_changes import NodeChange
-from dbt_lineage.types import ColumnRef
+from dbt_lineage.types import ColumnRef, EdgeKind
 
 WHOLE = ("breaking", "unknown")
 """Classes whose node changes (or may change) every column and every row."""
@@ -47,20 +47,30 @@ class ImpactedExposure:
 
 @dataclasses.dataclass(frozen=True)
 class Impacted:
-    """Impacted columns (nearest first), relations (nearest first) and exposures."""
+    """Impacted columns (nearest first), relations (nearest first) and exposures; and the
+    columns an addition adds downstream, passed on as they are (``select *``)."""
 
     columns: tuple[ImpactedColumn, ...]
     models: tuple[str, ...]
     exposures: tuple[ImpactedExposure, ...]
+    added: tuple[ImpactedColumn, ...] = ()
 
 
-def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide) -> Impacted:
+def diff_impact(
+    changes: t.Sequence[NodeChange],
+    base: DiffSide,
+    head: DiffSide,
+    *,
+    starting: t.Collection[str] | None = None,
+) -> Impacted:
     """Walk downstream from every changed column and every wholly changed node.
 
     Args:
         changes: from ``node_changes``.
         base: the base side (removed and renamed columns are walked on its graph).
         head: the head side.
+        starting: walk only from the changes of these nodes (what one change impacts);
+            None walks from every change.
     """
     reached: dict[ColumnRef, ImpactedColumn] = {}
     relations: dict[str, int] = {}
@@ -69,8 +79,11 @@ def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide)
     whole_head: list[str] = []
     whole_base: list[str] = []
     renamed: list[ColumnRef] = []
+    added: list[ColumnRef] = []
     for change in changes:
         node = change.node
+        if starting is not None and node not in starting:
+            continue
         if change.change == "removed":
             whole_base.append(node)
             continue
@@ -84,6 +97,8 @@ def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide)
                 base_starts.append(ColumnRef(node, name))
             elif what.startswith(RENAMED_PREFIX):
                 renamed.append(ColumnRef(node, what[len(RENAMED_PREFIX) :]))
+            elif what == ADDED and change.change == "modified":
+                added.append(ColumnRef(node, name))
     changed = {change.node for change in changes}
     for side, starts, whole in ((head, head_starts, whole_head), (base, base_starts, whole_base)):
         _downstream_of(side, whole, reached, relations)
@@ -105,9 +120,32 @@ def diff_impact(changes: t.Sequence[NodeChange], base: DiffSide, head: DiffSide)
     readers = set(models) | {
         change.node
         for change in changes
-        if change.klass in (*WHOLE, "partial") or change.change == "removed"
+        if (change.klass in (*WHOLE, "partial") or change.change == "removed")
+        and (starting is None or change.node in starting)
     }
-    return Impacted(tuple(columns), tuple(models), _exposures(readers, base, head))
+    return Impacted(
+        tuple(columns), tuple(models), _exposures(readers, base, head), _passed_on(head, added)
+    )
+
+
+def _passed_on(side: DiffSide, starts: list[ColumnRef]) -> tuple[ImpactedColumn, ...]:
+    """The columns downstream that pass ``starts`` on unchanged (identity edges), through
+    any chain of ``select *`` models: their schema grows, their data does not change."""
+    distance: dict[ColumnRef, int] = {ref: 0 for ref in starts}
+    found: list[ImpactedColumn] = []
+    queue = collections.deque(starts)
+    while queue:
+        ref = queue.popleft()
+        for edge in side.index.direct_out.get(ref, ()):
+            other = edge.target
+            if edge.kind is not EdgeKind.IDENTITY or not isinstance(other, ColumnRef):
+                continue
+            if other in distance or other.node_id == ref.node_id:
+                continue
+            distance[other] = distance[ref] + 1
+            queue.append(other)
+            found.append(ImpactedColumn(other, distance[other], ref, ADDED))
+    return tuple(sorted(found, key=lambda c: (c.distance, c.ref.node_id, c.ref.column)))
 
 
 def _walk(

@@ -49,6 +49,10 @@ class NodeFacts:
     code: str | None = None
     """The node's code as written (``raw_code``), when the diff compares code rather than
     checksums (the two sides come from dbt versions that checksum differently)."""
+    database: str = ""
+    schema: str = ""
+    macros: tuple[str, ...] = ()
+    """The macros it calls (``depends_on.macros``)."""
 
 
 def checksum_scheme(dbt_version: str) -> str:
@@ -117,6 +121,11 @@ class DiffSide:
     tests: dict[str, list[tuple[str, str]]]
     """Node id -> (test id, column) of the data tests on one of its columns."""
     _relations: dict[str, ManifestNode] = dataclasses.field(default_factory=dict)
+    macros: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Macro id -> a digest of its text."""
+    places: dict[tuple[str, ...], tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """A database or (database, schema) of this side, folded -> the name both sides give
+    it (set when two sides are compared)."""
 
     @functools.cached_property
     def index(self) -> EdgeIndex:
@@ -137,6 +146,24 @@ class DiffSide:
             if facts is not None and facts.ephemeral:
                 stack.extend(facts.depends_on)
         return tuple(found)
+
+    def schema(self, among: t.Iterable[str]) -> dict[str, dict[str, str]]:
+        """Column name -> type of each relation of ``among``, as this side's graph has them."""
+        return {
+            node_id: {column.column: column.data_type for column in self.graph.columns_of(node_id)}
+            for node_id in among
+        }
+
+    def place(self, parts: tuple[str, ...]) -> tuple[str, ...] | None:
+        """A user function's qualifier under the names both sides agree on, or None."""
+        folded = tuple(part.casefold() for part in parts)
+        if len(folded) != 2:
+            return None  # a schema alone, or a catalog too: kept as written
+        if folded in self.places:
+            return self.places[folded]
+        if folded[:1] in self.places:
+            return (*self.places[folded[:1]], folded[1])
+        return None
 
     def relations(self, among: t.Collection[str]) -> t.Callable[[tuple[str, ...]], str | None]:
         """What a relation name (normalised parts) refers to among ``among`` (a node's
@@ -178,6 +205,10 @@ def diff_side(
         nodes,
         tests,
         _relations=relations,
+        macros={
+            macro_id: hashlib.sha256(macro.macro_sql.encode()).hexdigest()
+            for macro_id, macro in manifest.macros.items()
+        },
     )
 
 
@@ -216,4 +247,7 @@ def _facts(node: ManifestNode, scheme: str, code: str | None) -> NodeFacts:
         checksum_scheme=scheme,
         code=code if code or node.resource_type in ("model", "snapshot") else None,
         # a seed without its file in ``code`` (or a source) compares checksums
+        database=node.database or "",
+        schema=node.schema_name or "",
+        macros=tuple(node.depends_on.macros),
     )

@@ -35,6 +35,8 @@ from dbt_lineage.sql.normal_form import NormalTree, normal_form
 CLASSES = ("breaking", "partial", "non_breaking", "metadata", "none", "unknown")
 """Change classes, from the one that changes most data to the one we could not tell."""
 
+_NO_FACTS = NodeFacts("", "", None, "", {}, (), (), "")
+
 _CLAUSE_NAMES = {
     "where": "WHERE",
     "join": "JOIN",
@@ -63,6 +65,10 @@ class NodeChange:
     """Whether its SQL reads differently; None: as its class says (not for ``metadata``
     and ``none``). A node that only follows an upstream rename is ``none`` with its SQL
     changed."""
+    clauses: tuple[str, ...] = ()
+    """The row clauses (``ROW_CLAUSES`` kinds) whose text changed."""
+    clause_words: dict[str, str] = dataclasses.field(default_factory=dict)
+    """What changed in each of ``clauses``, in words ("WHERE added")."""
 
     @property
     def reads_differently(self) -> bool:
@@ -81,6 +87,7 @@ def node_changes(
         head: the head side (the pull request).
         only: compare only these node ids (``--select``); None compares every node.
     """
+    _align_places(base, head)
     changes = []
     for node_id in sorted(set(base.nodes) | set(head.nodes)):
         if only is not None and node_id not in only:
@@ -94,12 +101,63 @@ def node_changes(
             change = _modified(node_id, old, new, base, head)
             if change is not None:
                 changes.append(change)
-    return _after_renames(changes, base, head)
+    return _after_ephemerals(_after_renames(changes, base, head), base, head)
+
+
+def _after_ephemerals(
+    changes: list[NodeChange], base: DiffSide, head: DiffSide
+) -> list[NodeChange]:
+    """Drops the models whose own code and macros did not change but whose compiled SQL did
+    because an ephemeral model they inline changed: that change is the ephemeral's, and the
+    impact walk reaches them from it, with the columns that change."""
+    changed = {
+        change.node
+        for change in changes
+        if change.reads_differently and head.nodes.get(change.node, _NO_FACTS).ephemeral
+    }
+    if not changed:
+        return changes
+    kept = []
+    for change in changes:
+        old, new = base.nodes.get(change.node), head.nodes.get(change.node)
+        inlined = (
+            change.change == "modified"
+            and change.node not in changed
+            and old is not None
+            and new is not None
+            and old.checksum == new.checksum
+            and not _changed_macros(change.node, base, head)
+            and any(other in changed for other in head.reads(change.node))
+        )
+        if not inlined:
+            kept.append(change)
+    return kept
+
+
+def _align_places(base: DiffSide, head: DiffSide) -> None:
+    """Where each side's relations live, by the base's names: a user function qualified by
+    the target database or schema (``analytics.my_udf(x)``) is then the same call on both
+    sides, as relations named by unique id are. Names two places share stay as written."""
+    found: dict[str, dict[tuple[str, ...], set[tuple[str, ...]]]] = {"base": {}, "head": {}}
+    for node_id in base.nodes.keys() & head.nodes.keys():
+        old, new = base.nodes[node_id], head.nodes[node_id]
+        if not old.database or not new.database:
+            continue
+        canonical = (old.database.casefold(), old.schema.casefold())
+        for side, facts in (("base", old), ("head", new)):
+            place = (facts.database.casefold(), facts.schema.casefold())
+            found[side].setdefault(place[:1], set()).add(canonical[:1])
+            found[side].setdefault(place, set()).add(canonical)
+    for side, places in ((base, found["base"]), (head, found["head"])):
+        side.places = {key: next(iter(names)) for key, names in places.items() if len(names) == 1}
 
 
 def _after_renames(changes: list[NodeChange], base: DiffSide, head: DiffSide) -> list[NodeChange]:
     """Compare again, with upstream renames applied to the base side, the nodes that read
-    a renamed column: one that only follows the rename returns the same data."""
+    a renamed column. Following a rename removes only the rename's own difference: a column
+    or row clause that differs with the rename applied is classified as usual, and one that
+    differs only once it is applied (a reader still naming the old column) is left to the
+    broken references. A node that only follows the rename returns the same data."""
     renames = {
         change.node: {
             what.removeprefix(RENAMED_PREFIX): name
@@ -123,21 +181,36 @@ def _after_renames(changes: list[NodeChange], base: DiffSide, head: DiffSide) ->
             again = _modified(
                 change.node, base.nodes[change.node], head.nodes[change.node], base, head, applied
             )
-            if again is not None and not again.columns and again.klass == "unknown":
-                what = ", ".join(
-                    f"{node_id}.{old} -> {new}"
-                    for node_id, renamed in sorted(applied.items())
-                    for old, new in sorted(renamed.items())
-                )
-                change = NodeChange(
-                    change.node,
-                    "modified",
-                    "none",
-                    reasons=[f"follows the rename of {what}"],
-                    sql_changed=True,
-                )
+            if again is not None and again.reads_differently:
+                change = _following(change, again, applied, base, head)
         followed.append(change)
     return followed
+
+
+def _following(
+    change: NodeChange,
+    again: NodeChange,
+    applied: dict[str, dict[str, str]],
+    base: DiffSide,
+    head: DiffSide,
+) -> NodeChange:
+    """``change`` without the differences the renames in ``applied`` account for."""
+    columns = {name: what for name, what in change.columns.items() if name in again.columns}
+    clauses = tuple(kind for kind in change.clauses if kind in again.clauses)
+    if columns == change.columns and clauses == change.clauses:
+        return change  # the rename explains none of it
+    what = ", ".join(
+        f"{node_id}.{old} -> {new}"
+        for node_id, renamed in sorted(applied.items())
+        for old, new in sorted(renamed.items())
+    )
+    follows = f"follows the rename of {what}"
+    unresolved = _unresolved(change.node, head)
+    if not columns and not clauses and not unresolved:
+        return NodeChange(change.node, "modified", "none", reasons=[follows], sql_changed=True)
+    rest = _class_of(change.node, columns, clauses, change.clause_words, unresolved, base, head)
+    rest.reasons.append(follows)
+    return rest
 
 
 def _added(node_id: str, head: DiffSide) -> NodeChange:
@@ -179,8 +252,8 @@ def _modified(
     if before.text == after.text:
         return _same_logic(node_id, old, new, base, head)
     try:
-        old_columns = inlined_columns(before, _schema(before, base))
-        new_columns = inlined_columns(after, _schema(after, head))
+        old_columns = inlined_columns(before, base.schema(before.relations))
+        new_columns = inlined_columns(after, head.schema(after.relations))
         if renames:
             old_columns = _renamed(old_columns, renames)
     except SqlError as error:
@@ -203,19 +276,37 @@ def _classed(
         head_types=_types(head, node_id),
         hints=facts.renamed_from,
     )
-    clauses = [kind for kind in ROW_CLAUSES if old.rows.get(kind) != new.rows.get(kind)]
-    unresolved = [
+    clauses = tuple(kind for kind in ROW_CLAUSES if old.rows.get(kind) != new.rows.get(kind))
+    words = {
+        kind: row_set_words(_CLAUSE_NAMES[kind], old.rows.get(kind, ""), new.rows.get(kind, ""))
+        for kind in clauses
+    }
+    return _class_of(node_id, columns, clauses, words, _unresolved(node_id, head), base, head)
+
+
+def _unresolved(node_id: str, head: DiffSide) -> list[str]:
+    return [
         column.column
         for column in head.graph.columns.get(node_id, {}).values()
         if not column.resolved and not column.inferred
     ]
+
+
+def _class_of(
+    node_id: str,
+    columns: dict[str, str],
+    clauses: tuple[str, ...],
+    words: t.Mapping[str, str],
+    unresolved: list[str],
+    base: DiffSide,
+    head: DiffSide,
+) -> NodeChange:
+    """The class and reasons of a modified node from what differs in it (``words``: what
+    changed in each row clause)."""
     reasons = []
     if clauses:
         klass = "breaking"
-        named = ", ".join(
-            row_set_words(_CLAUSE_NAMES[kind], old.rows.get(kind, ""), new.rows.get(kind, ""))
-            for kind in clauses
-        )
+        named = ", ".join(words.get(kind) or f"{_CLAUSE_NAMES[kind]} changed" for kind in clauses)
         reasons.append(f"row set changes: {named}")
     elif any(what not in (ADDED,) for what in columns.values()):
         klass = "partial"
@@ -228,12 +319,28 @@ def _classed(
         klass = "unknown"
         reasons.append(f"unresolved column(s) in head: {', '.join(sorted(unresolved))}")
     reasons.extend(_column_reasons(columns))
-    if same_code(base.nodes[node_id], facts):
-        reasons.append(
-            "its code is unchanged: the difference comes from macros, vars or the environment "
-            "(is_incremental() on a table that exists on one side only)"
-        )
-    return NodeChange(node_id, "modified", klass, columns, reasons)
+    macros = _changed_macros(node_id, base, head)
+    if same_code(base.nodes[node_id], head.nodes[node_id]):
+        if macros:
+            reasons.append(f"its code is unchanged: the difference comes from {macros}")
+        else:
+            reasons.append(
+                "its code is unchanged: the difference comes from macros, vars or the "
+                "environment (is_incremental() on a table that exists on one side only)"
+            )
+    elif macros:
+        reasons.append(f"besides its own code, {macros} changed")
+    kept = {kind: words[kind] for kind in clauses if kind in words}
+    return NodeChange(
+        node_id, "modified", klass, columns, reasons, clauses=clauses, clause_words=kept
+    )
+
+
+def _changed_macros(node_id: str, base: DiffSide, head: DiffSide) -> str:
+    """'macro(s) a, b' whose text differs between the sides among those the node calls."""
+    called = dict.fromkeys((*base.nodes[node_id].macros, *head.nodes[node_id].macros))
+    changed = [m for m in called if base.macros.get(m) != head.macros.get(m)]
+    return f"macro(s) {', '.join(changed)}" if changed else ""
 
 
 def _renamed(
@@ -342,14 +449,8 @@ def _plain(node_id: str, facts: NodeFacts, side: DiffSide) -> str:
 
 
 def _tree(node_id: str, facts: NodeFacts, side: DiffSide) -> NormalTree:
-    return normal_form(facts.sql or "", side.dialect, side.relations(side.reads(node_id)))
-
-
-def _schema(tree: NormalTree, side: DiffSide) -> dict[str, dict[str, str]]:
-    return {
-        node_id: {column.column: column.data_type for column in side.graph.columns_of(node_id)}
-        for node_id in tree.relations
-    }
+    relations = side.relations(side.reads(node_id))
+    return normal_form(facts.sql or "", side.dialect, relations, side.place)
 
 
 def _types(side: DiffSide, node_id: str) -> dict[str, str]:

@@ -21,13 +21,12 @@ import re
 import typing as t
 
 from sqlglot import exp
-from sqlglot.errors import SqlglotError
-from sqlglot.optimizer.qualify import qualify
-from sqlglot.optimizer.scope import Scope, build_scope
+from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
+from dbt_lineage.sql.qualified_scope import qualified_scope
 from dbt_lineage.sql.walk_base import MAX_DEPTH, NESTED_TOO_DEEP
 
 
@@ -88,23 +87,7 @@ def inlined_columns(
             CTEs or subqueries nested deeper than ``MAX_DEPTH``).
     """
     glot = names(tree.dialect).sqlglot
-    mapping: dict[str, object] = {
-        table: dict(columns) for table, columns in schema.items() if columns
-    }
-    try:
-        qualified = qualify(
-            tree.tree,  # ours: normal_form made it for this comparison only
-            dialect=glot,
-            schema=mapping,
-            validate_qualify_columns=False,
-            quote_identifiers=False,
-            identify=False,
-        )
-        root = build_scope(qualified)
-    except (SqlglotError, RecursionError, KeyError, ValueError) as error:
-        raise SqlError(f"cannot read its columns: {' '.join(str(error).split())[:200]}") from error
-    if root is None:
-        raise SqlError("not a query")
+    root = qualified_scope(tree, schema)
     inliner = _Inliner(glot)
     columns = {
         name: ColumnForm(
@@ -197,7 +180,7 @@ class _Inliner:
                     swapped.append((column, column.replace(exp.var(text))))
             if not typed:
                 for data_type in list(expression.find_all(exp.DataType)):
-                    swapped.append((data_type, data_type.replace(exp.var("?"))))
+                    swapped.append((data_type, data_type.replace(_blank_type())))
             return self._sql(expression)
         finally:
             for original, stand_in in reversed(swapped):
@@ -221,6 +204,12 @@ class _Inliner:
             return self.generator.generate(expression, copy=False)
         except RecursionError:
             return f"<{expression.key} nested too deep>"
+
+
+def _blank_type() -> exp.DataType:
+    """A type that prints as ``?``: a DataType still, as every dialect's CAST wants one
+    (a Var there fails Snowflake's, Redshift's and Databricks' generators)."""
+    return exp.DataType(this=exp.DataType.Type.USERDEFINED, kind="?")
 
 
 def _wrapped(text: str) -> bool:

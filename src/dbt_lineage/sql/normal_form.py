@@ -25,6 +25,10 @@ from dbt_lineage.sql.one_line import one_line
 RelationLookup = t.Callable[[tuple[str, ...]], "str | None"]
 """A relation's normalised name parts (database, schema, name) -> its unique id, or None."""
 
+PlaceLookup = t.Callable[[tuple[str, ...]], "tuple[str, ...] | None"]
+"""A function call's qualifier parts ((database,) schema) -> the same place under the names
+both sides agree on, or None to keep it as written."""
+
 
 @dataclasses.dataclass(frozen=True)
 class NormalTree:
@@ -41,13 +45,17 @@ class NormalTree:
     """The unique ids of the relations it reads."""
 
 
-def normal_form(sql: str, dialect: str, relation: RelationLookup) -> NormalTree:
+def normal_form(
+    sql: str, dialect: str, relation: RelationLookup, place: PlaceLookup | None = None
+) -> NormalTree:
     """Parse ``sql`` (its last statement), rename relations to unique ids, drop comments.
 
     Args:
         sql: compiled SQL.
         dialect: sqlglot dialect name ('' for ANSI).
         relation: finds the unique id of a relation's normalised name parts.
+        place: renames the database and schema that qualify a user function's call
+            (``analytics.my_udf(x)``), as relations are renamed to ids.
 
     >>> ids = {("db", "prod", "orders"): "model.shop.orders", ("db", "ci", "orders"):
     ...        "model.shop.orders"}.get
@@ -87,7 +95,40 @@ def normal_form(sql: str, dialect: str, relation: RelationLookup) -> NormalTree:
         table.set("this", exp.to_identifier(node_id, quoted=True))
         table.set("db", None)
         table.set("catalog", None)
+    if place is not None:
+        _rename_places(tree, place)
     return NormalTree(_text(tree, glot), tree, dialect, frozenset(read))
+
+
+def _rename_places(tree: exp.Expr, place: PlaceLookup) -> None:
+    """``db.schema.fn(...)``: the qualifier of each function call, renamed by ``place``."""
+    for dot in list(tree.find_all(exp.Dot)):
+        if not isinstance(dot.expression, (exp.Anonymous, exp.Func)):
+            continue
+        parts = _qualifier(dot.this)
+        if parts is None:
+            continue
+        renamed = place(tuple(part.name for part in parts))
+        if renamed is None:
+            continue
+        qualifier: exp.Expr = exp.to_identifier(renamed[0], quoted=True)
+        for name in renamed[1:]:
+            qualifier = exp.Dot(this=qualifier, expression=exp.to_identifier(name, quoted=True))
+        dot.set("this", qualifier)
+
+
+def _qualifier(node: exp.Expr) -> list[exp.Identifier] | None:
+    """The identifiers of a ``db.schema`` (or ``schema``) qualifier, or None."""
+    if isinstance(node, exp.Identifier):
+        return [node]
+    if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
+        parts = [part for part in node.parts if isinstance(part, exp.Identifier)]
+        return parts if len(parts) == len(node.parts) else None
+    if isinstance(node, exp.Dot):
+        left = _qualifier(node.this)
+        if left is not None and isinstance(node.expression, exp.Identifier):
+            return [*left, node.expression]
+    return None
 
 
 def _text(tree: exp.Expr, glot: t.Any) -> str:

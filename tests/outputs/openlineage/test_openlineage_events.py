@@ -147,7 +147,7 @@ def test_bad_input_is_one_error_line(shop: Path) -> None:
     generate["args"]["which"] = "generate"
     docs.write_text(json.dumps(generate))
     result = lineage(shop, "openlineage", "--run-results", str(docs))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "executes no model" in result.output and "Traceback" not in result.output
     result = lineage(
         shop,
@@ -159,9 +159,9 @@ def test_bad_input_is_one_error_line(shop: Path) -> None:
         "--api-key-env",
         "DBT_LINEAGE_NO_SUCH_VARIABLE",
     )
-    assert result.exit_code == 1 and "DBT_LINEAGE_NO_SUCH_VARIABLE" in result.output
+    assert result.exit_code == 2 and "DBT_LINEAGE_NO_SUCH_VARIABLE" in result.output
     result = lineage(shop, "openlineage", "--invocation", "x", "--since", "2024-01-01")
-    assert result.exit_code == 1 and "give one of" in result.output
+    assert result.exit_code == 2 and "give one of" in result.output
 
 
 def test_kafka_without_its_extra_says_what_to_install(shop: Path) -> None:
@@ -170,5 +170,5 @@ def test_kafka_without_its_extra_says_what_to_install(shop: Path) -> None:
     result = lineage(
         shop, "openlineage", "--transport", "kafka", "--url", "127.0.0.1:9092", "--topic", "ol"
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "pip install 'openlineage-python[kafka]'" in result.output

@@ -71,6 +71,6 @@ def test_a_refusing_endpoint_is_one_error_line(shop: Path) -> None:
     result = lineage(
         shop, "openlineage", "--url", "http://127.0.0.1:9", "--endpoint", "api/v1/lineage"
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "http transport failed after 0 event(s)" in result.output
     assert "Traceback" not in result.output

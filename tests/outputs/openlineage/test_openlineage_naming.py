@@ -131,7 +131,7 @@ def test_history_on_duckdb_replays_the_recorded_run(shop: Path) -> None:
     broken = next(e for e in replayed if e["eventType"] == "FAIL" and "broken" in e["job"]["name"])
     assert "no_such_column" in broken["run"]["facets"]["errorMessage"]["message"]
     result = lineage(shop, "openlineage", "--invocation", "00000000-0000-0000-0000-000000000000")
-    assert result.exit_code == 1 and "is not recorded" in result.output
+    assert result.exit_code == 2 and "is not recorded" in result.output
 
 
 def _moment(text: str) -> datetime.datetime:
