@@ -280,27 +280,39 @@ _VALUES: dict[Layer | EdgeKind, str] = {
 """Each layer's and kind's value: a dict lookup costs less than an enum's ``value``."""
 
 
-def decode(document: Document) -> LineageGraph:
-    """A graph from a checked document."""
+def decode(document: dict[str, t.Any]) -> LineageGraph:
+    """A graph from a checked document, or from one our own build wrote, as parsed (enum
+    fields as their values: ``load_graph`` skips the check for those).
+
+    The document is emptied as it is read, so that each section's entries are freed as
+    soon as the graph holds them (at 10,000 models the entries and the graph are some
+    150 MB each).
+    """
     nodes: dict[str, LineageNode] = {}
     columns: dict[str, dict[str, ColumnNode]] = {}
-    for node_id, entry in document["nodes"].items():
+    entries = document.pop("nodes")
+    while entries:
+        node_id, entry = entries.popitem()
         nodes[node_id] = _decode_node(node_id, entry)
         columns[node_id] = column_entries(node_id, entry.get("columns", {}))
+    # popitem took them last first: the file's order back, as the graph was written
+    nodes = dict(reversed(nodes.items()))
+    columns = dict(reversed(columns.items()))
     edges: list[LineageEdge] = []
-    sections = document["edges"]
-    for node_id, by_column in sections.get("direct", {}).items():
-        for column, entries in by_column.items():
+    sections = document.pop("edges")
+    for node_id, by_column in sections.pop("direct", {}).items():
+        for column, group in by_column.items():
             target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.DIRECT) for item in entries)
-    for node_id, indirect in sections.get("indirect", {}).items():
+            edges.extend(_decode_edge(item, target, EdgeType.DIRECT) for item in group)
+        by_column.clear()  # the entries, as soon as their edges are made
+    for node_id, indirect in sections.pop("indirect", {}).items():
         rows = indirect.get("rows", ())
         edges.extend(_decode_edge(item, node_id, EdgeType.INDIRECT) for item in rows)
-        for column, entries in indirect.get("columns", {}).items():
+        for column, group in indirect.get("columns", {}).items():
             target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.INDIRECT) for item in entries)
-    for node_id, entries in sections.get("depends", {}).items():
-        edges.extend(_decode_edge(item, node_id, EdgeType.DEPENDS) for item in entries)
+            edges.extend(_decode_edge(item, target, EdgeType.INDIRECT) for item in group)
+    for node_id, group in sections.pop("depends", {}).items():
+        edges.extend(_decode_edge(item, node_id, EdgeType.DEPENDS) for item in group)
     metadata = dict(document["metadata"])
     metadata["selected"] = tuple(metadata.get("selected", ()))
     return LineageGraph(
@@ -378,15 +390,15 @@ def _encode_diagnostic(item: Diagnostic) -> dict[str, t.Any]:
 def _decode_node(node_id: str, entry: NodeEntry) -> LineageNode:
     common: dict[str, t.Any] = {
         "node_id": node_id,
-        "type": entry["type"],
+        "type": _NODE_TYPES[entry["type"]],
         "name": entry["name"],
-        "layer": entry.get("layer", Layer.SCHEMA),
+        "layer": _LAYERS[entry.get("layer", Layer.SCHEMA)],
         "description": entry.get("description", ""),
         "path": entry.get("path", ""),
         "meta": entry.get("meta") or EMPTY,
         "tags": tuple(entry.get("tags", ())),
     }
-    if entry["type"] is NodeType.EXPOSURE:
+    if common["type"] is NodeType.EXPOSURE:
         exposure = {field: entry.get(field, "") for field in _EXPOSURE_FIELDS}
         return ExposureNode(**common, **exposure)
     relation = {field: entry.get(field, "") for field in _RELATION_FIELDS}
@@ -397,4 +409,13 @@ def _decode_edge(entry: EdgeEntry, target: str | ColumnRef, edge_type: EdgeType)
     column = entry.get("column")
     node = entry["node"]
     source: str | ColumnRef = ColumnRef(node, column) if column is not None else node
-    return LineageEdge(source, target, edge_type, entry.get("kind"), entry.get("expression", ""))
+    kind = entry.get("kind")
+    return LineageEdge(
+        source, target, edge_type, _KINDS[kind] if kind else None, entry.get("expression", "")
+    )
+
+
+# Each member by its value; a member finds itself too (they are ``str`` enums).
+_NODE_TYPES = {member.value: member for member in NodeType}
+_LAYERS = {member.value: member for member in Layer}
+_KINDS = {member.value: member for member in EdgeKind}
