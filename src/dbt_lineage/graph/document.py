@@ -300,19 +300,17 @@ def decode(document: dict[str, t.Any]) -> LineageGraph:
     columns = dict(reversed(columns.items()))
     edges: list[LineageEdge] = []
     sections = document.pop("edges")
+    direct, indirect = EdgeType.DIRECT, EdgeType.INDIRECT
     for node_id, by_column in sections.pop("direct", {}).items():
         for column, group in by_column.items():
-            target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.DIRECT) for item in group)
+            _decode_edges(group, ColumnRef(node_id, column), direct, edges)
         by_column.clear()  # the entries, as soon as their edges are made
-    for node_id, indirect in sections.pop("indirect", {}).items():
-        rows = indirect.get("rows", ())
-        edges.extend(_decode_edge(item, node_id, EdgeType.INDIRECT) for item in rows)
-        for column, group in indirect.get("columns", {}).items():
-            target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.INDIRECT) for item in group)
+    for node_id, section in sections.pop("indirect", {}).items():
+        _decode_edges(section.get("rows", ()), node_id, indirect, edges)
+        for column, group in section.get("columns", {}).items():
+            _decode_edges(group, ColumnRef(node_id, column), indirect, edges)
     for node_id, group in sections.pop("depends", {}).items():
-        edges.extend(_decode_edge(item, node_id, EdgeType.DEPENDS) for item in group)
+        _decode_edges(group, node_id, EdgeType.DEPENDS, edges)
     metadata = dict(document["metadata"])
     metadata["selected"] = tuple(metadata.get("selected", ()))
     return LineageGraph(
@@ -405,14 +403,30 @@ def _decode_node(node_id: str, entry: NodeEntry) -> LineageNode:
     return RelationNode(**common, **relation)
 
 
-def _decode_edge(entry: EdgeEntry, target: str | ColumnRef, edge_type: EdgeType) -> LineageEdge:
-    column = entry.get("column")
-    node = entry["node"]
-    source: str | ColumnRef = ColumnRef(node, column) if column is not None else node
-    kind = entry.get("kind")
-    return LineageEdge(
-        source, target, edge_type, _KINDS[kind] if kind else None, entry.get("expression", "")
-    )
+def _decode_edges(
+    entries: t.Iterable[EdgeEntry],
+    target: str | ColumnRef,
+    edge_type: EdgeType,
+    edges: list[LineageEdge],
+) -> None:
+    """Append the edges of ``entries``, which all point to ``target``, to ``edges``.
+
+    One call per target, not per edge: at 300,000 edges the calls were a third of decoding.
+    """
+    kinds = _KINDS
+    for entry in entries:
+        column = entry.get("column")
+        node = entry["node"]
+        kind = entry.get("kind")
+        edges.append(
+            LineageEdge(
+                ColumnRef(node, column) if column is not None else node,
+                target,
+                edge_type,
+                kinds[kind] if kind else None,
+                entry.get("expression", ""),
+            )
+        )
 
 
 # Each member by its value; a member finds itself too (they are ``str`` enums).
