@@ -13,11 +13,11 @@ from pathlib import Path
 
 from dbt_lineage.artifacts._json import ArtifactModel, read_artifact
 from dbt_lineage.artifacts.manifest import (
-    RELATION_TYPES,
     SUPPORTED_VERSIONS,
     DependsOn,
     ManifestMetadata,
     TestMetadata,
+    enabled_relations,
 )
 
 
@@ -48,13 +48,7 @@ class ManifestCode(ArtifactModel):
     def relation_nodes(self) -> dict[str, CodeNode]:
         """Every enabled model, seed, snapshot and source, keyed by unique id (as
         ``Manifest.relation_nodes``)."""
-        relations = {
-            unique_id: node
-            for unique_id, node in self.nodes.items()
-            if node.resource_type in RELATION_TYPES and node.config.enabled
-        }
-        relations.update(self.sources)
-        return relations
+        return enabled_relations(self.nodes, self.sources)
 
 
 def load_manifest_code(path: str | Path) -> ManifestCode:
