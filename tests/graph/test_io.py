@@ -10,7 +10,8 @@ import pytest
 
 from dbt_lineage._version import __version__
 from dbt_lineage.errors import ArtifactError
-from dbt_lineage.graph.document import DOCUMENT, decode
+from dbt_lineage.graph.decode import decode
+from dbt_lineage.graph.document import DOCUMENT
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import (
     ColumnNode,
