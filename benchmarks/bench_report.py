@@ -14,7 +14,7 @@ Chromium and prints:
 - (ours) panning the model overview at three zoom levels (folders, nodes, names and edges):
   the longest frame and the 95th percentile, from ``requestAnimationFrame`` timestamps;
 - requests made, and whether the page crashed;
-- (issue 20) generation: wall seconds and peak memory of ``dbt-lineage report``; and, for
+- (issue 20) generation: wall and CPU seconds and peak memory of ``dbt-lineage report``; and, for
   the columns with the most edges in lineage.json, DOM nodes and the longest main-thread
   task once the column's view settles, against the longest task of loading the page
   (``report_heavy.py``). ``--gitlab DIR`` adds GitLab's manifest (unpacked into
@@ -202,7 +202,8 @@ def _generate(args: argparse.Namespace, project: Path) -> tuple[Path, str]:
         raise SystemExit(f"dbt-lineage report failed:\n{run.output[-2000:]}")
     html = project / "target" / "lineage.html"
     line = (
-        f"report written in {run.seconds:.1f} s wall, peak RSS {run.max_rss_mb:.0f} MB "
+        f"report written in {run.seconds:.1f} s wall ({run.cpu_s:.1f} s CPU), "
+        f"peak RSS {run.max_rss_mb:.0f} MB "
         f"(floors at 10,000 models: <= 10 s, <= 500 MB), {html.stat().st_size / 1e6:.2f} MB file"
     )
     return html, line

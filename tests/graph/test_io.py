@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import typing as t
 from pathlib import Path
 
 import pytest
 
+from dbt_lineage._version import __version__
 from dbt_lineage.errors import ArtifactError
+from dbt_lineage.graph.decode import decode
+from dbt_lineage.graph.document import DOCUMENT
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import (
     ColumnNode,
@@ -155,6 +159,58 @@ def test_other_layout_version_is_refused(tmp_path: Path) -> None:
 def test_broken_file_is_one_line_error(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "lineage.json"
     path.write_text(text)
+    with pytest.raises(ArtifactError, match=message) as caught:
+        load_graph(path)
+    assert "\n" not in caught.value.one_line()
+
+
+def _ours(tmp_path: Path) -> Path:
+    graph = _graph()
+    graph.metadata = GraphMetadata(dbt_lineage_version=__version__, project_name="shop")
+    return save_graph(graph, tmp_path / "lineage.json")
+
+
+def test_own_file_is_read_unchecked_into_the_same_graph(tmp_path: Path) -> None:
+    path = _ours(tmp_path)
+    loaded = load_graph(path)
+    checked = decode(DOCUMENT.validate_json(path.read_bytes()))
+    assert loaded.nodes == checked.nodes and list(loaded.nodes) == list(checked.nodes)
+    assert loaded.columns == checked.columns
+    assert list(map(repr, loaded.edges)) == list(map(repr, checked.edges))
+    assert loaded.metadata == checked.metadata and loaded.diagnostics == checked.diagnostics
+    assert loaded.nodes[DASH].type is NodeType.EXPOSURE
+    assert loaded.nodes[STG].layer is Layer.SCHEMA
+    assert {edge.kind for edge in loaded.edges} == {
+        EdgeKind.AGGREGATE,
+        EdgeKind.FILTER,
+        EdgeKind.WINDOW,
+        None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # our own version: read unchecked, a broken entry still makes a one-line error
+        (lambda doc: doc["nodes"][STG].pop("name"), "malformed .KeyError: 'name'"),
+        (lambda doc: doc["nodes"][STG].update(type="table"), "malformed .KeyError: 'table'"),
+        # another version: checked entry by entry
+        (
+            lambda doc: (
+                doc["metadata"].update(dbt_lineage_version="0.0.1")
+                or doc["nodes"][STG].update(type="table")
+            ),
+            "malformed at nodes.model.shop.stg_orders.type",
+        ),
+    ],
+)
+def test_broken_entry_is_one_line_error(
+    tmp_path: Path, change: t.Callable[[dict[str, t.Any]], object], message: str
+) -> None:
+    path = _ours(tmp_path)
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
     with pytest.raises(ArtifactError, match=message) as caught:
         load_graph(path)
     assert "\n" not in caught.value.one_line()

@@ -195,13 +195,21 @@ class Manifest(ArtifactModel):
 
     def relation_nodes(self) -> dict[str, ManifestNode]:
         """Every enabled model, seed, snapshot and source, keyed by unique id."""
-        relations = {
-            unique_id: node
-            for unique_id, node in self.nodes.items()
-            if node.resource_type in RELATION_TYPES and node.config.enabled
-        }
-        relations.update(self.sources)
-        return relations
+        return enabled_relations(self.nodes, self.sources)
+
+
+def enabled_relations(
+    nodes: t.Mapping[str, t.Any], sources: t.Mapping[str, t.Any]
+) -> dict[str, t.Any]:
+    """The enabled models, seeds and snapshots of ``nodes`` (which have ``resource_type``
+    and ``config.enabled``), then ``sources``, keyed by unique id."""
+    relations = {
+        unique_id: node
+        for unique_id, node in nodes.items()
+        if node.resource_type in RELATION_TYPES and node.config.enabled
+    }
+    relations.update(sources)
+    return relations
 
 
 def load_manifest(path: str | Path) -> Manifest:

@@ -1,4 +1,5 @@
-"""The layout of ``lineage.json``, checked by pydantic at the boundary.
+"""The layout of ``lineage.json``, checked by pydantic at the boundary, and its writer
+(``decode`` reads it back).
 
 Relations nest their columns; edges nest under the key of the node they point to: direct
 edges under the target column, indirect edges under the relation (``rows``: they steer its
@@ -15,7 +16,6 @@ import pydantic
 import pydantic_core
 from typing_extensions import Required, TypedDict
 
-from dbt_lineage.graph.column_entries import column_entries
 from dbt_lineage.graph.model import (
     EMPTY,
     EXPOSURE_FIELDS,
@@ -280,47 +280,6 @@ _VALUES: dict[Layer | EdgeKind, str] = {
 """Each layer's and kind's value: a dict lookup costs less than an enum's ``value``."""
 
 
-def decode(document: Document) -> LineageGraph:
-    """A graph from a checked document."""
-    nodes: dict[str, LineageNode] = {}
-    columns: dict[str, dict[str, ColumnNode]] = {}
-    for node_id, entry in document["nodes"].items():
-        nodes[node_id] = _decode_node(node_id, entry)
-        columns[node_id] = column_entries(node_id, entry.get("columns", {}))
-    edges: list[LineageEdge] = []
-    sections = document["edges"]
-    for node_id, by_column in sections.get("direct", {}).items():
-        for column, entries in by_column.items():
-            target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.DIRECT) for item in entries)
-    for node_id, indirect in sections.get("indirect", {}).items():
-        rows = indirect.get("rows", ())
-        edges.extend(_decode_edge(item, node_id, EdgeType.INDIRECT) for item in rows)
-        for column, entries in indirect.get("columns", {}).items():
-            target = ColumnRef(node_id, column)
-            edges.extend(_decode_edge(item, target, EdgeType.INDIRECT) for item in entries)
-    for node_id, entries in sections.get("depends", {}).items():
-        edges.extend(_decode_edge(item, node_id, EdgeType.DEPENDS) for item in entries)
-    metadata = dict(document["metadata"])
-    metadata["selected"] = tuple(metadata.get("selected", ()))
-    return LineageGraph(
-        metadata=GraphMetadata(**metadata),
-        nodes=nodes,
-        columns=columns,
-        edges=edges,
-        diagnostics=[
-            Diagnostic(
-                item["node_id"],
-                item["reason"],
-                item["message"],
-                item.get("path", ""),
-                tuple(item.get("columns", ())),
-            )
-            for item in document.get("diagnostics", [])
-        ],
-    )
-
-
 def _encode_node(node: LineageNode) -> dict[str, t.Any]:
     entry: dict[str, t.Any] = {"type": node.type.value, "layer": node.layer.value}
     entry["name"] = node.name
@@ -373,28 +332,3 @@ def _encode_diagnostic(item: Diagnostic) -> dict[str, t.Any]:
     if item.columns:
         entry["columns"] = list(item.columns)
     return entry
-
-
-def _decode_node(node_id: str, entry: NodeEntry) -> LineageNode:
-    common: dict[str, t.Any] = {
-        "node_id": node_id,
-        "type": entry["type"],
-        "name": entry["name"],
-        "layer": entry.get("layer", Layer.SCHEMA),
-        "description": entry.get("description", ""),
-        "path": entry.get("path", ""),
-        "meta": entry.get("meta") or EMPTY,
-        "tags": tuple(entry.get("tags", ())),
-    }
-    if entry["type"] is NodeType.EXPOSURE:
-        exposure = {field: entry.get(field, "") for field in _EXPOSURE_FIELDS}
-        return ExposureNode(**common, **exposure)
-    relation = {field: entry.get(field, "") for field in _RELATION_FIELDS}
-    return RelationNode(**common, **relation)
-
-
-def _decode_edge(entry: EdgeEntry, target: str | ColumnRef, edge_type: EdgeType) -> LineageEdge:
-    column = entry.get("column")
-    node = entry["node"]
-    source: str | ColumnRef = ColumnRef(node, column) if column is not None else node
-    return LineageEdge(source, target, edge_type, entry.get("kind"), entry.get("expression", ""))

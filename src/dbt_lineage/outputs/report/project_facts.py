@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import typing as t
 
 from dbt_lineage.artifacts.manifest import Manifest
+from dbt_lineage.artifacts.manifest_code import ManifestCode
 from dbt_lineage.types import ColumnRef
 
 
@@ -23,14 +25,15 @@ class ProjectFacts:
     column_tests: dict[ColumnRef, list[str]] = dataclasses.field(default_factory=dict)
 
 
-def project_facts(manifest: Manifest) -> ProjectFacts:
-    """Compiled SQL and data tests of a manifest's relations.
+def project_facts(manifest: Manifest | ManifestCode) -> ProjectFacts:
+    """Compiled SQL and data tests of a manifest's relations (from the whole manifest, or
+    from only its code: ``load_manifest_code``).
 
     A generic test is named by its macro (``not_null``, ``accepted_values``); a singular
     test by its own name. A test is attached to ``attached_node`` when dbt says so, else
     to the one relation it depends on.
     """
-    relations = manifest.relation_nodes()
+    relations: dict[str, t.Any] = manifest.relation_nodes()
     sql = {
         node_id: node.compiled_code
         for node_id, node in relations.items()

@@ -248,11 +248,17 @@ def _edges(
     depends: dict[str, list[int]] = {"src": [], "dst": []}
     schema, depends_type, indirect = Layer.SCHEMA, EdgeType.DEPENDS, EdgeType.INDIRECT
     no_columns: dict[str, int] = {}
+    # Bound methods and the expressions interned in one pass after the walk, in the same
+    # order: at 300,000 edges the lookups and calls per edge were most of the report's time.
+    columns_of, nodes_get, codes = column_index.get, node_index.get, _KIND_CODES
+    add_src, add_dst, add_kind = edges["src"].append, edges["dst"].append, edges["kind"].append
+    expressions: list[str] = []
+    add_expr = expressions.append
     for edge in graph.edges:
         if edge.layer is not schema:
             continue
         if edge.type is depends_type:
-            source, target = node_index.get(str(edge.source)), node_index.get(str(edge.target))
+            source, target = nodes_get(str(edge.source)), nodes_get(str(edge.target))
             if source is not None and target is not None:
                 depends["src"].append(source)
                 depends["dst"].append(target)
@@ -260,24 +266,24 @@ def _edges(
         origin = edge.source
         if edge.kind is None or not isinstance(origin, ColumnRef):
             continue
-        source = column_index.get(origin.node_id, no_columns).get(origin.column)
+        source = columns_of(origin.node_id, no_columns).get(origin.column)
         if source is None:
             continue
-        kind = _KIND_CODES[edge.kind]
         end = edge.target
         if isinstance(end, ColumnRef):
-            target = column_index.get(end.node_id, no_columns).get(end.column)
+            target = columns_of(end.node_id, no_columns).get(end.column)
             if target is not None:
-                edges["src"].append(source)
-                edges["dst"].append(target)
-                edges["kind"].append(kind)
-                edges["expr"].append(strings(edge.expression))
+                add_src(source)
+                add_dst(target)
+                add_kind(codes[edge.kind])
+                add_expr(edge.expression)
         elif edge.type is indirect:
-            target = node_index.get(end)
+            target = nodes_get(end)
             if target is not None:
                 rows["src"].append(source)
                 rows["dst"].append(target)
-                rows["kind"].append(kind)
+                rows["kind"].append(codes[edge.kind])
+    edges["expr"] = strings.many(expressions)
     return edges, rows, depends
 
 
