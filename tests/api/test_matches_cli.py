@@ -218,7 +218,7 @@ def test_diff(case: Case) -> None:
 def test_a_misspelt_name_fails_as_the_cli_does(case: Case) -> None:
     misspelt = case.columns[0].replace("_", "", 1)
     result = CliRunner().invoke(main.cli, ["impact", misspelt, "--project-dir", str(case.project)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     for lineage in _sides(case):
         with pytest.raises(dbt_lineage.SelectionError) as raised:
             lineage.impact(misspelt)

@@ -73,7 +73,7 @@ def test_queries_say_when_the_manifest_changed_since_the_build(shop: Path) -> No
     assert "order_doubles" not in impact.stdout, "the old lineage does not know the new model"
 
     missing = _lineage(shop, "impact", "order_doubles")
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert "no node named 'order_doubles'" in missing.stderr
     assert "built from an earlier manifest.json" in missing.stderr
     assert "a node added since is not in it; run `dbt-lineage build`" in missing.stderr
@@ -87,5 +87,5 @@ def test_queries_say_when_the_manifest_changed_since_the_build(shop: Path) -> No
 def test_an_unknown_name_on_fresh_lineage_blames_nothing(shop: Path) -> None:
     assert _lineage(shop, "build").exit_code == 0
     result = _lineage(shop, "impact", "no_such_model")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "earlier manifest" not in result.stderr and "selected build" not in result.stderr

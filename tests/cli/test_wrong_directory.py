@@ -27,7 +27,7 @@ def _from(cwd: Path, *args: str) -> Result:
 def test_trace_from_elsewhere_creates_no_database(template_project: Path, tmp_path: Path) -> None:
     project = str(template_project)
     result = _from(tmp_path, "trace", "orders", "--project-dir", project, "--profiles-dir", project)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.count("\n") == 1, result.stderr
     assert "no DuckDB database at" in result.stderr and "nothing was created" in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -37,5 +37,5 @@ def test_trace_from_elsewhere_creates_no_database(template_project: Path, tmp_pa
 def test_no_manifest_says_run_dbt_compile(tmp_path: Path, command: list[str]) -> None:
     (tmp_path / "dbt_project.yml").write_text("name: shop\nprofile: shop\n")
     result = _from(tmp_path, *command)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "run `dbt compile`" in result.stderr, result.stderr

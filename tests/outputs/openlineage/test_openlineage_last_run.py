@@ -44,7 +44,7 @@ def test_after_docs_generate_the_last_recorded_run_is_emitted(documented: Path) 
 def test_a_run_results_of_docs_generate_names_the_command(documented: Path) -> None:
     path = documented / "target" / "run_results.json"
     result = lineage(documented, "openlineage", "--run-results", str(path))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "was written by `dbt docs generate`, which executes no model" in result.stderr
 
 
@@ -52,7 +52,7 @@ def test_an_unreachable_endpoint_is_one_line(shop: Path) -> None:
     result = lineage(
         shop, "openlineage", "--url", "http://127.0.0.1:9", "--retries", "1", "--timeout", "2"
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("Error: http transport failed after 0 event(s) to http://127.0.0.1:9")
     assert last.endswith("Connection refused"), last
