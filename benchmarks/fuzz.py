@@ -14,7 +14,7 @@ uses seed ``seed + i``, so any input can be generated again alone). Prints:
 Usage::
 
     python benchmarks/fuzz.py [--count 10000] [--seed 0] [--show 3]
-    python benchmarks/fuzz.py --execute [--count 5000] [--seed 0] [--show 3]
+    python benchmarks/fuzz.py --execute [--count 5000] [--seed 0] [--show 3] [--jobs 2]
 
 Exits 1 when an exception escaped or an answer was wrong.
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
+import multiprocessing
 import os
 import random
 import sys
@@ -39,7 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from benchkit.oracle_inputs import Tally, case_inputs, grammar_input, judge  # noqa: E402
+from benchkit.oracle_inputs import Tally, case_inputs, judge, judged_grammar  # noqa: E402
 from tests.sql.sql_grammar import RandomChooser, generate, violations  # noqa: E402
 
 from dbt_lineage.errors import SqlError  # noqa: E402
@@ -64,9 +65,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=3, help="failing inputs to print")
     parser.add_argument("--execute", action="store_true", help="check answers by running them")
+    parser.add_argument("--jobs", type=int, default=1, help="with --execute: processes")
     args = parser.parse_args()
     if args.execute:
-        return execute(args.count, args.seed, args.show)
+        return execute(args.count, args.seed, args.show, args.jobs)
 
     logged = _Logged()
     sqlglot_logger = logging.getLogger("sqlglot")
@@ -129,16 +131,22 @@ def main() -> int:
     return 1 if escapes or wrong else 0
 
 
-def execute(count: int, seed: int, show: int) -> int:
-    """Run ``count`` grammar queries (and the data-file cases) through the oracle."""
+def execute(count: int, seed: int, show: int, jobs: int) -> int:
+    """Run grammar queries until ``count`` have executed (then the data-file cases) through
+    the oracle, on ``jobs`` processes (input ``seed + i`` judged with seed ``seed + i``)."""
     started, cpu = time.perf_counter(), time.process_time()
     tally = Tally()
     number = seed
-    while tally.executed < count:
-        item = grammar_input(number)
-        number += 1
-        if item is not None:
-            tally.add(item, judge(item, seed=number))
+    with multiprocessing.Pool(jobs) as pool:
+        for judged in pool.imap(judged_grammar, range(seed, seed + 4 * count + 100), 4):
+            number += 1
+            if judged is not None:
+                tally.add(*judged)
+            if judged is not None and tally.executed % 500 == 0 and not judged[1].skipped:
+                print(f"  {tally.executed} executed ({number - seed} inputs)", file=sys.stderr)
+            if tally.executed >= count:
+                pool.terminate()
+                break
     grammar = tally.executed
     for item in case_inputs(REPO / "tests" / "sql" / "cases"):
         tally.add(item, judge(item))

@@ -142,7 +142,7 @@ def _judge(
 ) -> Verdict:
     verdict = Verdict()
     names = list(lineage.columns)
-    moved: dict[Key, tuple[set[int], bool]] = {}
+    moved: dict[Key, tuple[set[int], bool, bool]] = {}
     pending: set[Key] | None = None
     for attempt in range(ATTEMPTS):
         data = {parts: _table(rng, columns, literals) for parts, columns in tables.items()}
@@ -168,14 +168,17 @@ def _judge(
             return Verdict(skipped="no rows on any random data set")
         for parts, (columns, rows, _) in data.items():
             _load(con, parts, columns, rows)
+        base_rows = _multiset(base)
+        base_columns = [_column(base, i) for i in range(len(names))]
         for parts, (columns, rows, domains) in data.items():
-            for index, column in enumerate(columns):
-                key = (_fold(parts), column.casefold())
-                if key in unread or (pending is not None and key not in pending):
-                    continue
-                variants = range(PERTURBATIONS if attempt == 0 else 2)
-                outputs, rows_moved = moved.get(key, (set(), False))
-                for variant in variants:
+            variants = PERTURBATIONS if attempt == 0 else 2
+            keys = [(_fold(parts), column.casefold()) for column in columns]
+            todo = [k for k in keys if k not in unread and (pending is None or k in pending)]
+            for key in todo:
+                index = keys.index(key)
+                outputs, rows_moved, repaired = moved.get(key, (set(), False, False))
+                apart = _apart(key, names, lineage)
+                for variant in range(variants):
                     values = _perturbed(rng, domains[index], len(rows), variant)
                     changed = [
                         (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
@@ -186,10 +189,18 @@ def _judge(
                     except duckdb.Error:  # a value the query cannot take (a cast of text)
                         continue
                     verdict.executions += 1
-                    rows_moved = rows_moved or _multiset(result) != _multiset(base)
-                    outputs |= _moved_outputs(result, base, len(names))
+                    rows_moved = rows_moved or _multiset(result) != base_rows
+                    alone = {i for i, c in enumerate(base_columns) if _column(result, i) != c}
+                    if apart is not None and not alone & set(apart):
+                        if _project(result, apart) != _project(base, apart):
+                            repaired = True  # re-paired (or counted) with no column moving
+                        else:
+                            rest = set(range(len(names))) - alone - set(apart)
+                            alone |= {i for i in rest if _moves_with(result, base, apart, i)}
+                    outputs |= alone
+                moved[key] = (outputs, rows_moved, repaired)
+            if todo:  # each perturbation replaces the whole table: restore it once
                 _load(con, parts, columns, rows)
-                moved[key] = (outputs, rows_moved)
         pending = _unmoved(names, lineage, moved)
         if not pending:
             break
@@ -209,11 +220,28 @@ def _answer(lineage: t.Any) -> tuple[dict[str, set[Key]], set[Key], dict[Key, se
     return direct, row_set, scoped
 
 
-def _unmoved(names: list[str], lineage: t.Any, moved: dict[Key, tuple[set[int], bool]]) -> set[Key]:
+def _apart(key: Key, names: list[str], lineage: t.Any) -> list[int] | None:
+    """The outputs ``key`` has no edge to (None when it decides the rows): perturbing it must
+    leave them, together and in number, as they were."""
+    direct, row_set, scoped = _answer(lineage)
+    if key in row_set:
+        return None
+    return [
+        i
+        for i, name in enumerate(names)
+        if key not in direct[name]
+        and name.casefold() not in scoped.get(key, ())
+        and name not in lineage.unresolved
+    ]
+
+
+def _unmoved(
+    names: list[str], lineage: t.Any, moved: dict[Key, tuple[set[int], bool, bool]]
+) -> set[Key]:
     """Source columns with a reported edge that no perturbation has confirmed yet."""
     direct, row_set, scoped = _answer(lineage)
     pending = set()
-    for key, (outputs, rows_moved) in moved.items():
+    for key, (outputs, rows_moved, _) in moved.items():
         if key in row_set and not rows_moved:
             pending.add(key)
         hit = any(names[i].casefold() in scoped.get(key, ()) for i in outputs)
@@ -226,7 +254,10 @@ def _unmoved(names: list[str], lineage: t.Any, moved: dict[Key, tuple[set[int], 
 
 
 def _compare(
-    verdict: Verdict, names: list[str], lineage: t.Any, moved: dict[Key, tuple[set[int], bool]]
+    verdict: Verdict,
+    names: list[str],
+    lineage: t.Any,
+    moved: dict[Key, tuple[set[int], bool, bool]],
 ) -> None:
     """Each check of the engine's answer against the outputs each source column moved."""
     direct, row_set, scoped = _answer(lineage)
@@ -238,7 +269,10 @@ def _compare(
             source = ".".join((*key[0], key[1]))
             verdict.disagreements.append(Finding(check, output, source, detail))
 
-    for key, (outputs, rows_moved) in moved.items():
+    for key, (outputs, rows_moved, repaired) in moved.items():
+        if repaired:
+            apart = ",".join(names[i] for i in _apart(key, names, lineage) or ())
+            judge("unrelated", False, apart, key, "re-paired these outputs or their count")
         if key in row_set:
             judge("row_set", rows_moved, "", key, "no perturbation moved the rows")
         if key in scoped and key not in row_set:
@@ -340,30 +374,32 @@ _BASE: dict[str, list[t.Any]] = {
 
 def _table(
     rng: random.Random, columns: t.Mapping[str, str], literals: dict[str, list[t.Any]]
-) -> tuple[list[str], Rows, list[list[t.Any]]] | None:
-    """Random rows of a table: names, rows, each column's value domain (None if a type is
-    not covered)."""
-    families = [_family(type_) for type_ in columns.values()]
-    if any(family is None for family in families):
-        return None
-    domains = [_BASE[f] + [v for v in literals.get(t.cast(str, f), []) if v not in _BASE[f]]
-               for f in families]  # fmt: skip
-    count = rng.randint(4, 7)
+) -> tuple[list[str], Rows, list[tuple[list[t.Any], list[t.Any]]]]:
+    """Random rows of a table: its column names, rows, and each column's value domain (the
+    base values of its type, and the query's literals of that type, drawn more often)."""
+    families = [t.cast(str, _family(type_)) for type_ in columns.values()]
+    domains = [(_BASE[f], [v for v in literals.get(f, []) if v not in _BASE[f]]) for f in families]
+    count = rng.randint(5, 8)
     rows: Rows = [tuple(_draw(rng, domain) for domain in domains) for _ in range(count)]
     rows += [rng.choice(rows) for _ in range(rng.randint(1, 2))]  # duplicates
     rng.shuffle(rows)
     return list(columns), rows, domains
 
 
-def _draw(rng: random.Random, domain: list[t.Any]) -> t.Any:
-    return None if rng.random() < 0.15 else rng.choice(domain)
+def _draw(rng: random.Random, domain: tuple[list[t.Any], list[t.Any]]) -> t.Any:
+    base, literals = domain
+    if rng.random() < 0.15:
+        return None
+    return rng.choice(literals if literals and rng.random() < 0.4 else base)
 
 
-def _perturbed(rng: random.Random, domain: list[t.Any], count: int, variant: int) -> list[t.Any]:
+def _perturbed(
+    rng: random.Random, domain: tuple[list[t.Any], list[t.Any]], count: int, variant: int
+) -> list[t.Any]:
     if variant % 4 == 2:
         return [None] * count
     if variant % 4 == 1:
-        return [_fresh(domain[0], i) for i in range(count)]
+        return [_fresh(domain[0][0], i) for i in range(count)]
     return [_draw(rng, domain) for _ in range(count)]
 
 
@@ -434,8 +470,14 @@ def _multiset(rows: Rows) -> collections.Counter[tuple[t.Any, ...]]:
     return collections.Counter(tuple(_freeze(v) for v in row) for row in rows)
 
 
-def _moved_outputs(result: Rows, base: Rows, width: int) -> set[int]:
-    return {i for i in range(width) if _column(result, i) != _column(base, i)}
+def _moves_with(result: Rows, base: Rows, apart: list[int], index: int) -> bool:
+    """Whether output ``index`` moved against the outputs that did not (a ranking permuted
+    within its partition keeps its own values and changes their rows)."""
+    return _project(result, [*apart, index]) != _project(base, [*apart, index])
+
+
+def _project(rows: Rows, indices: list[int]) -> collections.Counter[tuple[t.Any, ...]]:
+    return collections.Counter(tuple(_freeze(row[i]) for i in indices) for row in rows)
 
 
 def _column(rows: Rows, index: int) -> collections.Counter[t.Any]:

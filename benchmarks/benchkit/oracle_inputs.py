@@ -144,6 +144,12 @@ def judge(item: Input, seed: int = 0) -> Verdict:
     return oracle(item.sql, item.dialect, item.tables, item.lineage, seed=seed)
 
 
+def judged_grammar(seed: int) -> tuple[Input, Verdict] | None:
+    """The grammar's input ``seed`` and the oracle's verdict (a worker process's task)."""
+    item = grammar_input(seed)
+    return None if item is None else (item, judge(item, seed=seed))
+
+
 @dataclasses.dataclass
 class Tally:
     """Verdicts added up: overall, by check and by construct."""
