@@ -132,26 +132,27 @@ def main() -> int:
 
 
 def execute(count: int, seed: int, show: int, jobs: int) -> int:
-    """Run grammar queries until ``count`` have executed (then the data-file cases) through
+    """Run the data-file cases, then grammar queries until ``count`` have executed, through
     the oracle, on ``jobs`` processes (input ``seed + i`` judged with seed ``seed + i``)."""
     started, cpu = time.perf_counter(), time.process_time()
     tally = Tally()
+    for item in case_inputs(REPO / "tests" / "sql" / "cases"):
+        tally.add(item, judge(item))
+    cases = tally.executed
     number = seed
     with multiprocessing.Pool(jobs) as pool:
         for judged in pool.imap(judged_grammar, range(seed, seed + 4 * count + 100), 4):
             number += 1
             if judged is not None:
                 tally.add(*judged)
-            if judged is not None and tally.executed % 500 == 0 and not judged[1].skipped:
-                print(f"  {tally.executed} executed ({number - seed} inputs)", file=sys.stderr)
-            if tally.executed >= count:
+            if judged is not None and not judged[1].skipped and tally.executed % 500 == 0:
+                print(f"-- {tally.executed - cases} executed ({number - seed} inputs)")
+                print("\n".join(tally.lines(show)), flush=True)
+            if tally.executed - cases >= count:
                 pool.terminate()
                 break
-    grammar = tally.executed
-    for item in case_inputs(REPO / "tests" / "sql" / "cases"):
-        tally.add(item, judge(item))
-    print(f"grammar seeds {seed}..{number - 1}: {grammar} executed; data-file cases: "
-          f"{tally.executed - grammar} executed")  # fmt: skip
+    print(f"grammar seeds {seed}..{number - 1}: {tally.executed - cases} executed; "
+          f"data-file cases: {cases} executed")  # fmt: skip
     print("\n".join(tally.lines(show)))
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())

@@ -46,9 +46,9 @@ Key = tuple[tuple[str, ...], str]
 """A source column: its table's name parts and its name, case-folded (DuckDB's matching)."""
 Rows = list[tuple[t.Any, ...]]
 
-PERTURBATIONS = 3
-"""Perturbations of each column on the first data set: a fresh draw, values no other row has,
-NULL (then two, a draw and fresh values, on each further data set while an edge is pending)."""
+PERTURBATIONS = ((1, 2), (0, 1))
+"""Perturbations of each column on the first data set (values no other row has, NULL) and on
+each further one while an edge is pending (a fresh draw from the domain, new values)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,14 +171,14 @@ def _judge(
         base_rows = _multiset(base)
         base_columns = [_column(base, i) for i in range(len(names))]
         for parts, (columns, rows, domains) in data.items():
-            variants = PERTURBATIONS if attempt == 0 else 2
+            variants = PERTURBATIONS[min(attempt, 1)]
             keys = [(_fold(parts), column.casefold()) for column in columns]
             todo = [k for k in keys if k not in unread and (pending is None or k in pending)]
             for key in todo:
                 index = keys.index(key)
                 outputs, rows_moved, repaired = moved.get(key, (set(), False, False))
                 apart = _apart(key, names, lineage)
-                for variant in range(variants):
+                for variant in variants:
                     values = _perturbed(rng, domains[index], len(rows), variant)
                     changed = [
                         (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
