@@ -144,6 +144,22 @@ def judge(item: Input, seed: int = 0) -> Verdict:
     return oracle(item.sql, item.dialect, item.tables, item.lineage, seed=seed)
 
 
+def judge_seeds(item: Input, seeds: t.Sequence[int]) -> Verdict:
+    """The verdict over several random data sets: an edge is confirmed when it moved under
+    some seed, an output that moved with no edge under any seed is a disagreement."""
+    verdicts = [judge(item, seed) for seed in seeds]
+    first = verdicts[0]
+    if first.skipped:
+        return first
+    hard = {f for v in verdicts for f in v.disagreements if f.check in ("unrelated", "outputs")}
+    soft = set.intersection(
+        *({f for f in v.disagreements if f.check not in ("unrelated", "outputs")} for v in verdicts)
+    )
+    merged = Verdict(agreements=first.agreements, executions=sum(v.executions for v in verdicts))
+    merged.disagreements = sorted(hard | soft, key=lambda f: (f.check, f.output, f.source))
+    return merged
+
+
 def judged_grammar(seed: int) -> tuple[Input, Verdict] | None:
     """The grammar's input ``seed`` and the oracle's verdict (a worker process's task)."""
     item = grammar_input(seed)
