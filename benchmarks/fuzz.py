@@ -14,8 +14,14 @@ uses seed ``seed + i``, so any input can be generated again alone). Prints:
 Usage::
 
     python benchmarks/fuzz.py [--count 10000] [--seed 0] [--show 3]
+    python benchmarks/fuzz.py --execute [--count 5000] [--seed 0] [--show 3] [--jobs 2]
 
 Exits 1 when an exception escaped or an answer was wrong.
+
+With ``--execute`` it checks the answers by running them instead (``benchkit/oracle.py``):
+grammar inputs from ``--seed`` on until ``--count`` of them have been executed in DuckDB,
+then every case of ``tests/sql/cases`` DuckDB can run; it prints the agreements and the
+disagreements by check and by construct, and exits 1 when an output moved with no edge.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
+import multiprocessing
+import os
 import random
 import sys
 import time
@@ -30,7 +38,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
+from benchkit.oracle_inputs import Tally, case_inputs, judge_seeds, judged_grammar  # noqa: E402
 from tests.sql.sql_grammar import RandomChooser, generate, violations  # noqa: E402
 
 from dbt_lineage.errors import SqlError  # noqa: E402
@@ -54,7 +64,11 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=3, help="failing inputs to print")
+    parser.add_argument("--execute", action="store_true", help="check answers by running them")
+    parser.add_argument("--jobs", type=int, default=1, help="with --execute: processes")
     args = parser.parse_args()
+    if args.execute:
+        return execute(args.count, args.seed, args.show, args.jobs)
 
     logged = _Logged()
     sqlglot_logger = logging.getLogger("sqlglot")
@@ -115,6 +129,36 @@ def main() -> int:
         f"{cpu:.1f} s CPU with generation ({args.count / cpu:.0f} inputs/s)"
     )
     return 1 if escapes or wrong else 0
+
+
+def execute(count: int, seed: int, show: int, jobs: int) -> int:
+    """Run the data-file cases, then grammar queries until ``count`` have executed, through
+    the oracle, on ``jobs`` processes (input ``seed + i`` judged with seed ``seed + i``)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    tally = Tally()
+    for item in case_inputs(REPO / "tests" / "sql" / "cases"):
+        tally.add(item, judge_seeds(item, (0, 1, 2)))
+    cases = tally.executed
+    number = seed
+    with multiprocessing.Pool(jobs) as pool:
+        for judged in pool.imap(judged_grammar, range(seed, seed + 4 * count + 100), 4):
+            number += 1
+            if judged is not None:
+                tally.add(*judged)
+            if judged is not None and not judged[1].skipped and tally.executed % 500 == 0:
+                print(f"-- {tally.executed - cases} executed ({number - seed} inputs)")
+                print("\n".join(tally.lines(show)), flush=True)
+            if tally.executed - cases >= count:
+                pool.terminate()
+                break
+    print(f"grammar seeds {seed}..{number - 1}: {tally.executed - cases} executed; "
+          f"data-file cases: {cases} executed")  # fmt: skip
+    print("\n".join(tally.lines(show)))
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"time: {wall:.0f} s wall, {cpu:.0f} s CPU in this process; load average {load}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")  # fmt: skip
+    return 1 if tally.disagreements["unrelated"] or tally.disagreements["outputs"] else 0
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/generate_project.py --models 1000 --out /tmp/bench_1000 [--no-catalog]
     python benchmarks/generate_project.py --models 300 --out /tmp/shapes_300 --shapes
+    python benchmarks/generate_project.py --models 60 --out /tmp/bq_60 --shapes --adapter bigquery
 
 writes ``/tmp/bench_1000/target/manifest.json`` (dbt manifest v12, DuckDB) and, unless
 ``--no-catalog``, ``target/catalog.json``. The same seed always gives the same files.
@@ -30,11 +31,31 @@ def main(argv: list[str] | None = None) -> int:
         help="a Snowflake project without catalog in the hard shapes (star chains over "
         "undeclared tables, many-branch unions, JSON flattening, long CASE chains)",
     )
+    parser.add_argument(
+        "--adapter",
+        choices=("snowflake", "bigquery", "databricks"),
+        default="snowflake",
+        help="with --shapes: the warehouse; BigQuery and Databricks add their own hard shapes "
+        "(arrays of structs unnested, struct stars, PIVOT/UNPIVOT over CTEs, unions of "
+        "different widths)",
+    )
+    parser.add_argument(
+        "--dialect-shapes",
+        action="store_true",
+        help="with --shapes on Snowflake: add TABLE(FLATTEN), PIVOT/UNPIVOT over CTEs and "
+        "unions of different widths",
+    )
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
     if args.shapes:
-        summary = generate_shapes_project(args.models, args.out, seed=args.seed)
+        summary = generate_shapes_project(
+            args.models,
+            args.out,
+            seed=args.seed,
+            adapter=args.adapter,
+            dialect_shapes_on=args.dialect_shapes or None,
+        )
     else:
         summary = generate_project(
             args.models, args.out, seed=args.seed, with_catalog=not args.no_catalog

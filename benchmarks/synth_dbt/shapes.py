@@ -11,16 +11,22 @@ projects have where lineage is hardest (no catalog, raw tables nobody declares):
 
 Nothing declares the raw tables' columns and there is no catalog.json: a tool has to infer
 them from how the SQL reads them. The same seed gives the same bytes.
+
+With ``adapter`` BigQuery or Databricks (or ``dialect_shapes`` on Snowflake) the project also
+has the shapes of :mod:`.dialect_shapes`: arrays of structs unnested, struct stars, PIVOT and
+UNPIVOT over CTEs, ``TABLE(FLATTEN)``, unions of different widths; BigQuery and Databricks
+projects have no ``LATERAL FLATTEN`` models.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import typing as t
 import uuid
 from pathlib import Path
 
-from . import artifacts
+from . import artifacts, dialect_shapes
 from .columns import Col
 from .dag import ModelSpec, SourceSpec
 from .project import ProjectSummary
@@ -30,7 +36,6 @@ FIELDS = (
     "status", "amount", "region", "channel", "owner_id", "plan", "quantity", "currency",
     "created_at", "updated_at", "score", "category", "priority", "country", "is_active",
 )  # fmt: skip
-CASTS = ("::varchar", "::number(38, 2)", "::timestamp_ntz", "::boolean", "")
 SHARED = ("id", "updated_at")
 """Columns every base model ends with, so unions can read them from any of them."""
 
@@ -42,6 +47,8 @@ def generate_shapes_project(
     seed: int = 0,
     project: str = "shapes",
     database: str = "analytics",
+    adapter: str = "snowflake",
+    dialect_shapes_on: bool | None = None,
 ) -> ProjectSummary:
     """Write ``target/manifest.json`` (Snowflake, no catalog) of about ``n_models`` models:
     60% base models over raw tables, the rest unions, JSON flattening and CASE chains.
@@ -58,13 +65,17 @@ def generate_shapes_project(
     bases: list[ModelSpec] = []
     specs: list[ModelSpec] = []
     for i, source in enumerate(sources):
-        spec, sql = _base(rng, project, source, i)
+        spec, sql = _base(rng, project, source, i, adapter)
         bases.append(spec)
         specs.append(spec)
         nodes[spec.unique_id] = _node(spec, project, database, sql, len(nodes))
-    makers = (_union, _flatten, _case_chain)
+    makers: list = (
+        [_union, _flatten, _case_chain] if adapter == "snowflake" else [_union, _case_chain]
+    )
+    if dialect_shapes_on or (dialect_shapes_on is None and adapter != "snowflake"):
+        makers += [_dialect(maker, adapter) for maker in dialect_shapes.MAKERS[adapter]]
     for i in range(max(0, n_models - n_base)):
-        spec, sql = makers[i % len(makers)](rng, project, bases, sources, i)
+        spec, sql = makers[i % len(makers)](rng, project, bases, sources, i, adapter)
         specs.append(spec)
         nodes[spec.unique_id] = _node(spec, project, database, sql, len(nodes))
     source_nodes = {}
@@ -75,7 +86,7 @@ def generate_shapes_project(
     document = artifacts.manifest(
         project, str(uuid.UUID(int=rng.getrandbits(128), version=4)), nodes, source_nodes, {}
     )
-    document["metadata"]["adapter_type"] = "snowflake"
+    document["metadata"]["adapter_type"] = adapter
     document["metadata"]["quoting"] = {
         "database": False, "schema": False, "identifier": False, "column": None,
     }  # fmt: skip
@@ -107,7 +118,7 @@ def _spec(project: str, name: str, layer: str, upstream: list[str], columns: lis
 
 
 def _base(
-    rng: random.Random, project: str, source: SourceSpec, index: int
+    rng: random.Random, project: str, source: SourceSpec, index: int, adapter: str
 ) -> tuple[ModelSpec, str]:
     """A star chain over a raw table, ending in a wide explicit select."""
     chain = ["source"]
@@ -122,11 +133,11 @@ def _base(
     for field in picked:
         if field in SHARED:
             continue
-        cast = rng.choice(CASTS)
+        cast = rng.choice(dialect_shapes.CASTS[adapter]).format(field)
         out = f"{field}_{index}" if rng.random() < 0.3 else field
-        items.append(f"{field}{cast} as {out}" if cast or out != field else field)
+        items.append(f"{cast} as {out}" if cast != field or out != field else field)
         columns.append(_col(out))
-    items += ["id", "updated_at::timestamp_ntz as updated_at"]
+    items += ["id", dialect_shapes.TIMESTAMP[adapter].format("updated_at") + " as updated_at"]
     columns += [_col("id"), _col("updated_at")]
     listed = ",\n        ".join(items)
     ctes.append(f"final as (\n    select\n        {listed}\n    from {chain[-1]}\n)")
@@ -136,7 +147,7 @@ def _base(
 
 
 def _union(
-    rng: random.Random, project: str, bases: list[ModelSpec], sources: list, index: int
+    rng: random.Random, project: str, bases: list[ModelSpec], sources: list, index: int, _: str
 ) -> tuple[ModelSpec, str]:
     """``UNION ALL`` of many base models, each branch naming where its rows come from."""
     branches = rng.sample(bases, min(len(bases), rng.randint(8, 30)))
@@ -151,7 +162,7 @@ def _union(
 
 
 def _flatten(
-    rng: random.Random, project: str, bases: list, sources: list[SourceSpec], index: int
+    rng: random.Random, project: str, bases: list, sources: list[SourceSpec], index: int, _: str
 ) -> tuple[ModelSpec, str]:
     """Rows of a JSON array held as text in a raw table's column, one per element."""
     source = rng.choice(sources)
@@ -173,7 +184,12 @@ def _flatten(
 
 
 def _case_chain(
-    rng: random.Random, project: str, bases: list[ModelSpec], sources: list, index: int
+    rng: random.Random,
+    project: str,
+    bases: list[ModelSpec],
+    sources: list,
+    index: int,
+    adapter: str,
 ) -> tuple[ModelSpec, str]:
     """A long CASE bucketing a code, and a hash over every column of a base model."""
     base = rng.choice(bases)
@@ -182,7 +198,8 @@ def _case_chain(
         f"        when {code} = 'code_{n}' then 'group_{n % 17}'"
         for n in range(rng.randint(40, 250))
     ]
-    hashed = ", ".join(f"coalesce({c.name}::varchar, '')" for c in base.columns)
+    text = dialect_shapes.CASTS[adapter][0]
+    hashed = ", ".join(f"coalesce({text.format(c.name)}, '')" for c in base.columns)
     sql = (
         "select\n    id,\n    case\n"
         + "\n".join(whens)
@@ -193,6 +210,16 @@ def _case_chain(
     columns = [_col("id"), _col(f"{code}_group"), _col("row_hash")]
     name = f"bucketed_{index}"
     return _spec(project, name, "case", [base.unique_id], columns), sql
+
+
+def _dialect(maker: dialect_shapes.Maker, adapter: str) -> t.Callable[..., tuple[ModelSpec, str]]:
+    """A maker of :mod:`.dialect_shapes` as a maker of this module (its model's spec)."""
+
+    def make(rng: random.Random, project: str, bases: list, sources: list, index: int, _: str):
+        name, upstream, sql = maker(rng, adapter, bases, sources, index)
+        return _spec(project, name, name.rsplit("_", 1)[0], upstream, [_col("id")]), sql
+
+    return make
 
 
 def _placeholder(unique_id: str) -> str:

@@ -69,6 +69,8 @@ class Case:
     """The query's outputs in order; None when a top-level star hides them from the engine."""
     mutated: bool = False
     """The SQL was damaged on purpose: only "raises nothing but SqlError" holds."""
+    tables: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    """Every table the query may read, listed or not, to its columns (to execute it)."""
 
 
 class Chooser(t.Protocol):
@@ -580,9 +582,12 @@ def generate(chooser: Chooser, *, max_depth: int = 2, mutate: bool = True) -> Ca
     generator = _Generator(chooser, dialect, max_depth)
     schema = generator.schema()
     query = generator.statement()
+    tables = {name: columns for name, (columns, _) in generator.tables.items()}
     if mutate and generator.chance(5):
-        return Case(_mutated(generator, query.sql), dialect, schema, None, mutated=True)
-    return Case(query.sql, dialect, schema, None if query.opaque else tuple(query.cols))
+        sql = _mutated(generator, query.sql)
+        return Case(sql, dialect, schema, None, mutated=True, tables=tables)
+    outputs = None if query.opaque else tuple(query.cols)
+    return Case(query.sql, dialect, schema, outputs, tables=tables)
 
 
 def _mutated(generator: _Generator, sql: str) -> str:

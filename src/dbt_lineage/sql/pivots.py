@@ -48,9 +48,16 @@ class Pivots(WalkerBase):
         return self._inner(source, name, column)
 
     def pivot_rows(self, source: Source, pivot: exp.Pivot) -> Edges:
-        """PIVOT groups rows by the columns it passes through (known only with their names)."""
+        """PIVOT groups rows by the columns it passes through (known only with their names);
+        UNPIVOT drops the rows whose value is NULL (unless INCLUDE NULLS): the listed columns
+        filter them."""
         edges = Edges()
         if pivot.args.get("unpivot"):
+            if not pivot.args.get("include_nulls"):
+                for field in pivot.args.get("fields") or []:
+                    for col in field.find_all(exp.Column):
+                        found = self._inner(source, col.name, col)
+                        edges.absorb_as(found, EdgeKind.FILTER, pivot)
             return edges
         inputs = self._pivot_inputs(source) or []
         consumed = self._stored(inputs, _consumed(pivot))

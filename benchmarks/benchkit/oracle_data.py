@@ -1,0 +1,146 @@
+"""The execution oracle's data: random rows by column type, perturbations, and the DuckDB
+tables they are loaded into (see :mod:`.oracle`)."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import threading
+import typing as t
+
+import duckdb
+
+Rows = list[tuple[t.Any, ...]]
+Domain = tuple[list[t.Any], list[t.Any]]
+"""A column's values: the base values of its type, and the query's literals of that type."""
+
+
+def family(type_: str) -> str | None:
+    """The family of a column type whose values are drawn (an empty type is an integer), or
+    None for types random scalars do not cover (JSON, arrays, structs)."""
+    text = type_.casefold()
+    if not text or "int" in text:
+        return "int"
+    for kind, marks in _FAMILIES.items():
+        if any(mark in text for mark in marks):
+            return kind
+    return None
+
+
+_FAMILIES = {
+    "double": ("double", "float", "number", "numeric", "decimal", "real"),
+    "text": ("char", "text", "string"),
+    "bool": ("bool",),
+    "timestamp": ("timestamp", "datetime"),
+    "date": ("date",),
+}
+_DUCKDB_TYPES = {
+    "int": "INTEGER", "double": "DOUBLE", "text": "VARCHAR", "bool": "BOOLEAN",
+    "timestamp": "TIMESTAMP", "date": "DATE",
+}  # fmt: skip
+_BASE: dict[str, list[t.Any]] = {
+    "int": [0, 1, 2, 3],
+    "double": [0.5, 1.0, 2.0, 2.5],
+    "text": ["a", "b", "1", "2"],
+    "bool": [True, False],
+    "date": [datetime.date(2024, 1, d) for d in (1, 2, 3)],
+    "timestamp": [datetime.datetime(2024, 1, d, h) for d in (1, 2) for h in (0, 12)],
+}
+
+
+def random_table(
+    rng: random.Random, columns: t.Mapping[str, str], literals: dict[str, list[t.Any]]
+) -> tuple[list[str], Rows, list[Domain]]:
+    """Random rows of a table: its column names, rows, and each column's value domain (the
+    base values of its type, and the query's literals of that type, drawn more often)."""
+    families = [t.cast(str, family(type_)) for type_ in columns.values()]
+    domains = [(_BASE[f], [v for v in literals.get(f, []) if v not in _BASE[f]]) for f in families]
+    count = rng.randint(5, 8)
+    rows: Rows = [tuple(draw(rng, domain) for domain in domains) for _ in range(count)]
+    rows += [rng.choice(rows) for _ in range(rng.randint(1, 2))]  # duplicates
+    rng.shuffle(rows)
+    return list(columns), rows, domains
+
+
+def draw(rng: random.Random, domain: tuple[list[t.Any], list[t.Any]]) -> t.Any:
+    base, literals = domain
+    if rng.random() < 0.15:
+        return None
+    return rng.choice(literals if literals and rng.random() < 0.4 else base)
+
+
+def reorder(rng: random.Random, rows: Rows, order: str) -> Rows:
+    if order == "reversed":
+        return rows[::-1]
+    return rng.sample(rows, len(rows))
+
+
+def perturbed(
+    rng: random.Random, domain: tuple[list[t.Any], list[t.Any]], count: int, variant: int
+) -> list[t.Any]:
+    if variant % 4 == 2:
+        return [None] * count
+    if variant % 4 == 1:
+        return [fresh(domain[0][0], i) for i in range(count)]
+    return [draw(rng, domain) for _ in range(count)]
+
+
+def fresh(like: t.Any, i: int) -> t.Any:
+    """A value of ``like``'s type that no drawn value equals."""
+    if isinstance(like, bool):
+        return i % 2 == 0
+    if isinstance(like, int):
+        return 100 + i
+    if isinstance(like, float):
+        return 100.5 + i
+    if isinstance(like, datetime.datetime):
+        return datetime.datetime(2030, 1, 1 + i, 6)
+    if isinstance(like, datetime.date):
+        return datetime.date(2030, 1, 1 + i)
+    return f"z{i}"
+
+
+def create(
+    con: duckdb.DuckDBPyConnection,
+    parts: tuple[str, ...],
+    columns: list[str],
+    types: t.Mapping[str, str],
+    rows: Rows,
+) -> None:
+    if len(parts) == 3:
+        con.execute(f"attach if not exists ':memory:' as {quote(parts[0])}")
+    if len(parts) >= 2:
+        con.execute(f"create schema if not exists {relation(parts[:-1])}")
+    defs = ", ".join(f"{quote(c)} {_DUCKDB_TYPES[t.cast(str, family(types[c]))]}" for c in columns)
+    con.execute(f"create or replace table {relation(parts)} ({defs})")
+    load(con, parts, columns, rows)
+
+
+def load(
+    con: duckdb.DuckDBPyConnection, parts: tuple[str, ...], columns: list[str], rows: Rows
+) -> None:
+    con.execute(f"delete from {relation(parts)}")
+    marks = ", ".join("?" for _ in columns)
+    con.executemany(f"insert into {relation(parts)} values ({marks})", [list(row) for row in rows])
+
+
+def run(con: duckdb.DuckDBPyConnection, query: str) -> Rows:
+    """The query's rows; interrupted (a ``duckdb.Error``) past ``TIMEOUT`` seconds (a recursive
+    CTE over a cycle in random rows never ends)."""
+    timer = threading.Timer(TIMEOUT, con.interrupt)
+    timer.start()
+    try:
+        return con.execute(query).fetchall()
+    finally:
+        timer.cancel()
+
+
+TIMEOUT = 5.0
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def relation(parts: t.Sequence[str]) -> str:
+    return ".".join(quote(part) for part in parts)
