@@ -60,18 +60,21 @@ def case_inputs(directory: Path) -> list[Input]:
     found = []
     for path in sorted(directory.glob("*.yml")):
         spec = yaml.safe_load(path.read_text())
-        dialect, schema = spec["dialect"], spec.get("schema") or {}
-        try:
-            lineage = column_lineage(spec["sql"], dialect=dialect, schema=schema)
-        except SqlError:
-            continue
-        tables: Tables = {}
-        for key, columns in _flat(schema):
-            parts = tuple(part.name for part in exp.to_table(key, dialect=dialect).parts)
-            tables[parts] = {name: str(type_) for name, type_ in columns.items()}
-        _add_inferred(tables, lineage)
-        kinds = constructs(spec["sql"], dialect) | {f"case:{path.stem}"}
-        found.append(Input(path.stem, spec["sql"], dialect, tables, lineage, kinds))
+        schema = spec.get("schema") or {}
+        dialects = spec.get("dialects") or [spec["dialect"]]  # a case may run on several
+        for dialect in dialects:
+            try:
+                lineage = column_lineage(spec["sql"], dialect=dialect, schema=schema)
+            except SqlError:
+                continue
+            tables: Tables = {}
+            for key, columns in _flat(schema):
+                parts = tuple(part.name for part in exp.to_table(key, dialect=dialect).parts)
+                tables[parts] = {name: str(type_) for name, type_ in columns.items()}
+            _add_inferred(tables, lineage)
+            name = path.stem if len(dialects) == 1 else f"{path.stem}-{dialect}"
+            kinds = constructs(spec["sql"], dialect) | {f"case:{name}"}
+            found.append(Input(name, spec["sql"], dialect, tables, lineage, kinds))
     return found
 
 
@@ -163,7 +166,12 @@ def judge_seeds(item: Input, seeds: t.Sequence[int]) -> Verdict:
 def judged_grammar(seed: int) -> tuple[Input, Verdict] | None:
     """The grammar's input ``seed`` and the oracle's verdict (a worker process's task)."""
     item = grammar_input(seed)
-    return None if item is None else (item, judge(item, seed=seed))
+    if item is None:
+        return None
+    verdict = judge(item, seed=seed)
+    # The engine's answer stays in the worker: the compiled engine's frozen classes do not
+    # unpickle (mypyc's __setstate__ meets the frozen __setattr__), and the tally needs none.
+    return dataclasses.replace(item, lineage=None), verdict
 
 
 @dataclasses.dataclass
