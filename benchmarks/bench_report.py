@@ -102,7 +102,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--chromium", default="/usr/bin/chromium", help="the Chromium binary")
     parser.add_argument("--colibri-venv", default="/tmp/colibri-venv", help="dbt-colibri venv")
     parser.add_argument("--gitlab", default="", help="a project folder holding GitLab's manifest")
-    parser.add_argument("--heavy", type=int, default=3, help="heaviest columns to open")
+    parser.add_argument("--heavy", type=int, default=3, help="columns by edges, by reach")
     dbt_lineage_option(parser)
     return parser.parse_args(argv)
 

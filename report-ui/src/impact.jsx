@@ -1,15 +1,20 @@
 // The impact panel: every column, model and exposure that changes if the target changes,
 // grouped by distance, with the kind path, owners, exposure types and run facts.
 import { useMemo, useState } from "preact/hooks";
-import { walk } from "./walk.js";
+import { walkSteps } from "./walk.js";
 import { nodeInfo } from "./data.js";
-import { ColumnLink, CopyButton, ExternalUrl, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, plural } from "./ui.jsx";
+import { ColumnLink, CopyButton, ExternalUrl, Empty, KindBadge, KindPath, NodeLink, RunBadge, TypeBadge, Working, plural, useSliced } from "./ui.jsx";
 
 const PAGE = 20;
 const EXPOSURE_ICONS = { dashboard: "▦", notebook: "✎", ml: "⚙", application: "▣", analysis: "∑" };
 
 export function ImpactPanel({ model, target, rows }) {
-  const result = useMemo(() => walk(model, target, { rows }), [model, target.col, target.node, rows]);
+  // With row-set edges a busy column's walk reaches most of a large project: it runs in
+  // slices, with a progress line, instead of one long task.
+  const settings = useMemo(() => ({ model, target, rows }), [model, target.col, target.node, rows]);
+  const result = useSliced(settings, () => walkSteps(model, target, { rows }));
+  const [shownModels, setShownModels] = useState(PAGE);
+  if (!result) return <Working label="Computing the impact…" />;
   const byDistance = new Map();
   for (const c of result.columns) {
     if (!byDistance.has(c.distance)) byDistance.set(c.distance, []);
@@ -18,7 +23,6 @@ export function ImpactPanel({ model, target, rows }) {
   const name = target.col !== undefined ? `${model.nodeName[model.colNode[target.col]]}.${model.colName[target.col]}` : model.nodeName[target.node];
   const text = () => impactText(model, name, result, rows);
   const runs = model.runs;
-  const [shownModels, setShownModels] = useState(PAGE);
   return (
     <section class="impact" data-testid="impact">
       <div class="impact-head">

@@ -193,7 +193,9 @@ function groupFolded(model, boxes, boxMode) {
   // Boxes the user opened come on top of the budget: opening a group hides nothing else.
   const budget = BOX_BUDGET + boxMode.size;
   if (boxes.length <= budget) return [];
-  const foldable = (b) => b.mode === "collapsed" && !b.exposure && !b.hasFocus && !boxMode.has(b.node);
+  // A relation reached only by row-set edges has no row to show: it folds like a folded box
+  // (the row-set toggle on a date column adds two hundred of them).
+  const foldable = (b) => (b.mode === "collapsed" || b.rows.length === 0) && !b.exposure && !b.hasFocus && !boxMode.has(b.node);
   const kept = boxes.filter((b) => !foldable(b)).length;
   const candidates = boxes.filter(foldable).sort((a, b) => Math.abs(a.distance) - Math.abs(b.distance) || a.node - b.node);
   const byKey = new Map();

@@ -148,6 +148,31 @@ export function useDeferred(token, compute) {
   return done && done.token === token ? done.value : null;
 }
 
+// The value a generator from `start()` returns, computed in slices of at most SLICE_MS each
+// (one task per slice) so the page stays responsive and its progress line painted; null
+// until then, and again (restarted) whenever `token` changes.
+const SLICE_MS = 25;
+export function useSliced(token, start) {
+  const [done, setDone] = useState(null);
+  useEffect(() => {
+    if (done && done.token === token) return undefined;
+    const steps = start();
+    let id = 0;
+    const run = () => {
+      const until = performance.now() + SLICE_MS;
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return setDone({ token, value: next.value });
+        if (performance.now() >= until) break;
+      }
+      id = setTimeout(run, 0);
+    };
+    id = setTimeout(run, 0);
+    return () => clearTimeout(id);
+  }, [token]);
+  return done && done.token === token ? done.value : null;
+}
+
 export function Working({ label }) {
   return (
     <div class="working" role="status" aria-live="polite">

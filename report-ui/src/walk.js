@@ -13,8 +13,22 @@ export function compose(base, hop) {
 }
 const stronger = (kind, than) => (RANK[kind] || 0) > (RANK[than] || 0);
 
+// Work between two pauses of walkSteps: a few milliseconds.
+const SLICE = 2000;
+
 // Walk from a column, or from every column of a node (`{node}`), downstream or upstream.
-export function walk(model, target, { reverse = false, rows = false, depth = null } = {}) {
+export function walk(model, target, options) {
+  const steps = walkSteps(model, target, options);
+  let next = steps.next();
+  while (!next.done) next = steps.next();
+  return next.value;
+}
+
+// The same walk as a generator that pauses after every SLICE steps and returns the result:
+// a date column's impact with row-set edges reaches tens of thousands of columns, and
+// `useSliced` (ui.jsx) spreads it over tasks of a few milliseconds each.
+export function* walkSteps(model, target, { reverse = false, rows = false, depth = null } = {}) {
+  let work = 0;
   const starts = target.col !== undefined ? [target.col] : columnsRange(model, target.node);
   const distance = new Map();
   const via = new Map();
@@ -75,6 +89,11 @@ export function walk(model, target, { reverse = false, rows = false, depth = nul
     const following = [];
     for (const ref of layer) {
       const list = steps(ref, level);
+      work += list.length + 1;
+      if (work >= SLICE) {
+        work = 0;
+        yield;
+      }
       stepsOf.set(ref, list);
       const base = pathKind.get(ref);
       for (const [nxt, h] of list) {
@@ -101,8 +120,12 @@ export function walk(model, target, { reverse = false, rows = false, depth = nul
   }
   // Raise each kind to the strongest over every path among reached columns.
   const pending = Array.from(stepsOf.keys());
-  while (pending.length) {
-    const ref = pending.shift();
+  for (let next = 0; next < pending.length; next++) {
+    const ref = pending[next];
+    if (++work >= SLICE) {
+      work = 0;
+      yield;
+    }
     const base = kind.get(ref);
     for (const [nxt, h] of stepsOf.get(ref) || []) {
       if (startSet.has(nxt)) continue;
@@ -131,6 +154,10 @@ export function walk(model, target, { reverse = false, rows = false, depth = nul
   }
   for (const [ref, d] of distance) {
     if (startSet.has(ref)) continue;
+    if (++work >= SLICE) {
+      work = 0;
+      yield;
+    }
     columns.push({ col: ref, distance: d, kind: kind.get(ref), path: path(ref), via: via.get(ref) });
     const node = model.colNode[ref];
     if (d < (reached.get(node) ?? Infinity)) reached.set(node, d);

@@ -106,3 +106,15 @@ def crowded_graph() -> LineageGraph:
         )
     graph.diagnostics.append(Diagnostic(WIDE, "unsupported_sql", "a diagnostic at the page's end"))
     return graph
+
+
+def add_calendar(graph: LineageGraph, date: ColumnRef) -> None:
+    """A source with a date column that every model joins on (a row-set edge to each)."""
+    models = [n for n, node in graph.nodes.items() if node.type is NodeType.MODEL]
+    graph.nodes[date.node_id] = _relation(
+        date.node_id, NodeType.SOURCE, "raw.calendar", "models/sources.yml"
+    )
+    graph.columns[date.node_id] = {date.column: _column(date.node_id, date.column)}
+    for node_id in models:
+        graph.edges.append(LineageEdge(date.node_id, node_id, EdgeType.DEPENDS))
+        graph.edges.append(LineageEdge(date, node_id, EdgeType.INDIRECT, EdgeKind.JOIN))
