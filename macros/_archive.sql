@@ -18,18 +18,19 @@
   {{ return(days | int) }}
 {% endmacro %}
 
-{# The archive's place: {'schema', 'database', 'parquet'}, checked. #}
-{% macro _archive_config(name, config, to, database, to_parquet) %}
+{# The archive's place: {'schema', 'database', 'parquet'}, checked; `argument` is the
+   caller's name for the schema, `nothing` what a refusal leaves undone. #}
+{% macro _archive_config(name, config, to, database, to_parquet, argument, nothing) %}
   {% set schema = to if to is not none else var('dbt_lineage_archive_schema', none) %}
   {% if schema is none or schema is not string or schema | trim == '' %}
-    {{ exceptions.raise_compiler_error(name ~ ": no archive schema: pass --args '{days: 90, to: SCHEMA}' or set the var dbt_lineage_archive_schema; nothing moved") }}
+    {{ exceptions.raise_compiler_error(name ~ ": no archive schema: pass " ~ argument ~ ": SCHEMA in --args or set the var dbt_lineage_archive_schema; " ~ nothing) }}
   {% endif %}
   {% set database = database if database is not none else config.database %}
   {% if schema | lower == config.schema | lower and (database or '') | lower == (config.database or '') | lower %}
-    {{ exceptions.raise_compiler_error(name ~ ": the archive schema " ~ schema ~ " is the lineage schema itself; name another schema in `to`; nothing moved") }}
+    {{ exceptions.raise_compiler_error(name ~ ": the archive schema " ~ schema ~ " is the lineage schema itself; name another schema in " ~ argument ~ "; " ~ nothing) }}
   {% endif %}
   {% if to_parquet is not none and adapter.type() != 'duckdb' %}
-    {{ exceptions.raise_compiler_error(name ~ ": to_parquet is for DuckDB only (this target is " ~ adapter.type() ~ "); leave it out to archive into tables only; nothing moved") }}
+    {{ exceptions.raise_compiler_error(name ~ ": to_parquet is for DuckDB only (this target is " ~ adapter.type() ~ "); leave it out to archive into tables only; " ~ nothing) }}
   {% endif %}
   {{ return({'schema': schema, 'database': database, 'parquet': to_parquet}) }}
 {% endmacro %}

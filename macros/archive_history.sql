@@ -26,7 +26,7 @@
   {% set days = dbt_lineage._history_days(name, days, 1, "{days: 90, to: lineage_archive}", 'nothing moved') %}
   {% if days is none %}{{ return('') }}{% endif %}
   {% set config = dbt_lineage.lineage_config() %}
-  {% set archive = dbt_lineage._archive_config(name, config, to, database, to_parquet) %}
+  {% set archive = dbt_lineage._archive_config(name, config, to, database, to_parquet, 'to', 'nothing moved') %}
   {% do dbt_lineage._move_history(name, config, archive, days) %}
   {{ return('') }}
 {% endmacro %}

@@ -21,7 +21,7 @@
   {% endif %}
   {% set config = dbt_lineage.lineage_config() %}
   {% if archive_to is not none %}
-    {% set archive = dbt_lineage._archive_config('dbt_lineage.purge_history', config, archive_to, archive_database, none) %}
+    {% set archive = dbt_lineage._archive_config('dbt_lineage.purge_history', config, archive_to, archive_database, none, 'archive_to', 'nothing deleted') %}
     {% do dbt_lineage._move_history('dbt_lineage.purge_history', config, archive, days) %}
     {{ return('') }}
   {% endif %}

@@ -139,6 +139,7 @@
       'archive': dbt_lineage._archive_sql('lineage_node_runs', relations, archived, dbt_lineage._node_runs_columns(), '2024-05-01 10:00:00.000000', dialect)
           + dbt_lineage._archive_sql('lineage_invocations', relations, archived, dbt_lineage._invocations_columns(), '2024-05-01 10:00:00.000000', dialect),
       'provenance': dbt_lineage._provenance_sql('model.shop.orders', none, dialect, relations),
+      'provenance_archive': dbt_lineage._provenance_sql('model.shop.orders', none, dialect, relations, true, archived),
       'escaped': dbt_lineage._quote(text, dialect),
     }}) %}
   {% endfor %}

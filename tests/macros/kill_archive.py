@@ -8,13 +8,15 @@ builds, copied `copies` times under new invocation ids (so that the move takes a
 all older than 90 days, kept as a snapshot in <lineage schema>_snap. Each round restores
 the live tables from the snapshot, empties the archive, forks a real run-operation (dbt's
 programmatic entry point with the parsed manifest, as kill_runs.py does) and kills it
-(SIGKILL or SIGTERM, alternately) a random delay after its first statement on the archive
-schema, bounded by the time an unkilled move takes. Then, per table and invocation, the
-rows must be all in the live table, all in the archive, or all in both with the same
-values, and no table may hold a row the snapshot does not (no duplicates).
+(SIGKILL or SIGTERM, alternately) just after it sends its k-th SQL statement, k drawn at
+random among the statements an unkilled move sends, plus a random delay of up to 0.3 s:
+so every gap, between two tables and between a table's insert and its delete, is hit.
+Then, per table and invocation, the rows must be all in the live table, all in the
+archive, or all in both with the same values, and no table may hold a row the snapshot
+does not (no duplicates).
 
-Prints one JSON line: {"move_seconds": ..., "rounds": [{"signal", "delay", "exit",
-"violations", "live", "archived"}, ...], "final": {...}}.
+Prints one JSON line: {"statements": ..., "rounds": [{"signal", "after", "delay", "exit",
+"violations", "live", "archived", "rerun"}, ...], "first_check": {...}}.
 """
 
 from __future__ import annotations
@@ -42,13 +44,9 @@ def _dbt_args(project: str, *args: str) -> list[str]:
 def _child(project: str, archive: str, write_fd: int) -> None:
     from dbt.cli.main import dbtRunner
 
-    told = []
-
     def on_event(event) -> None:
-        sql = getattr(event.data, "sql", "") or ""
-        if not told and archive in sql:
-            told.append(True)
-            os.write(write_fd, b"H")
+        if getattr(event.data, "sql", ""):
+            os.write(write_fd, b"S")
 
     operation = ["run-operation", "dbt_lineage.archive_history", "--args",
                  json.dumps({"days": 90, "to": archive})]  # fmt: skip
@@ -59,8 +57,8 @@ def _child(project: str, archive: str, write_fd: int) -> None:
     os._exit(0 if result.success else 1)
 
 
-def _one_run(project: str, archive: str, delay: float | None, sig: int) -> dict:
-    """Forks a move; kills it `delay` seconds after it first touches the archive."""
+def _one_run(project: str, archive: str, after: int | None, delay: float, sig: int) -> dict:
+    """Forks a move; kills it `delay` seconds after its `after`-th statement (None: never)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -70,7 +68,8 @@ def _one_run(project: str, archive: str, delay: float | None, sig: int) -> dict:
         finally:
             os._exit(3)
     os.close(write_fd)
-    started = finished = None
+    sent = 0
+    killed = False
     while True:
         ready, _, _ = select.select([read_fd], [], [], 300)
         if not ready:
@@ -79,21 +78,21 @@ def _one_run(project: str, archive: str, delay: float | None, sig: int) -> dict:
         chunk = os.read(read_fd, 16)
         if not chunk:
             break
-        if b"H" in chunk and started is None:
-            started = time.monotonic()
-            if delay is not None:
-                time.sleep(delay)
-                os.kill(pid, sig)
-                break
+        sent += chunk.count(b"S")
+        if after is not None and sent >= after:
+            time.sleep(delay)
+            os.kill(pid, sig)
+            killed = True
+            break
         if b"D" in chunk:
-            finished = time.monotonic()
             break
     os.close(read_fd)
     _, status = os.waitpid(pid, 0)
     return {
-        "signal": None if delay is None else signal.Signals(sig).name,
+        "signal": signal.Signals(sig).name if killed else None,
+        "after": after,
         "delay": delay,
-        "seconds": None if started is None or finished is None else finished - started,
+        "statements": sent,
         "exit": os.waitstatus_to_exitcode(status),
     }
 
@@ -191,18 +190,19 @@ def main() -> None:
     con.autocommit = True
     cur = con.cursor()
     _make_history(cur, live, snap, copies)
-    # an unkilled move: creates the archive tables and bounds the delays
-    first = _one_run(project, archive, None, signal.SIGKILL)
-    report = {"move_seconds": first["seconds"], "first": first, "rounds": []}
+    # an unkilled move: creates the archive tables and counts the statements of a move
+    first = _one_run(project, archive, None, 0.0, signal.SIGKILL)
+    report = {"statements": first["statements"], "first": first, "rounds": []}
     report["first_check"] = _check(cur, live, archive, snap)
     rng = random.Random(seed)
     for i in range(rounds):
         _restore(cur, live, archive, snap)
         sig = signal.SIGKILL if i % 2 == 0 else signal.SIGTERM
-        run = _one_run(project, archive, rng.uniform(0, first["seconds"] or 1.0), sig)
+        after = rng.randint(1, first["statements"])
+        run = _one_run(project, archive, after, rng.uniform(0, 0.3), sig)
         report["rounds"].append({**run, **_check(cur, live, archive, snap)})
         # the rerun finishes the move without duplicates
-        rerun = _one_run(project, archive, None, signal.SIGKILL)
+        rerun = _one_run(project, archive, None, 0.0, signal.SIGKILL)
         report["rounds"][-1]["rerun"] = {"exit": rerun["exit"], **_check(cur, live, archive, snap)}
     print(json.dumps(report))
 

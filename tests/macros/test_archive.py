@@ -39,6 +39,11 @@ def _invocations(counter: Counter) -> set[str]:
     return {key[0] for key in counter}
 
 
+def _provenance(shop, args: dict) -> list[tuple]:
+    log = shop.operation_log("dbt_lineage.lineage_run_provenance", args)
+    return shop.query(next(m for m in log if m.lstrip().startswith("with recursive")))
+
+
 def _moved_line(log: list[str]) -> str:
     (line,) = [m for m in log if "rows moved" in m]
     return line
@@ -76,6 +81,13 @@ def test_archive_history_moves_old_invocations_once(archived_shop):
         assert _invocations(stored) == {old}, table
         assert live + stored == before[table], table  # same rows, same values, once
 
+    # the provenance query finds the archived run only when asked to read the archive
+    asked = {"relation_or_unique_id": f"{shop.schema}.orders", "invocation_id": old}
+    assert _provenance(shop, asked) == []
+    rows = _provenance(shop, {**asked, "include_archive": True, "archive_schema": archive})
+    assert rows and {r[3] for r in rows} == {old}
+    assert {r[1] for r in rows} >= {"model.dbt_lineage_integration_tests.orders"}
+
     # a rerun finds nothing more to move and duplicates nothing
     again = shop.operation_log("dbt_lineage.archive_history", {"days": 30, "to": archive})
     assert _moved_line(again).endswith(
@@ -109,7 +121,7 @@ def test_archive_history_checks_its_arguments(duckdb_shop):
         ({"days": 0.9, "to": "a"}, "days must be a whole number >= 1 written as an integer"),
         ({"days": -1, "to": "a"}, "days must be a whole number >= 1 written as an integer"),
         ({"days": True, "to": "a"}, "days must be a whole number >= 1 written as an integer"),
-        ({"days": 30}, "no archive schema: pass --args '{days: 90, to: SCHEMA}'"),
+        ({"days": 30}, "no archive schema: pass to: SCHEMA in --args or set the var"),
         ({"days": 30, "to": "shop_lineage"}, "is the lineage schema itself"),
     ]:
         proc = shop.dbt(

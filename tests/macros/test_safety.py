@@ -309,6 +309,7 @@ def test_rendered_sql_parses_in_each_dialect_and_literals_round_trip(duckdb_shop
                 "delete",
                 "resolve",
                 "provenance",
+                "provenance_archive",
             )
         ]
         for statement in statements + sql["purge"] + sql["archive"]:
