@@ -8,9 +8,10 @@ builds, copied `copies` times under new invocation ids (so that the move takes a
 all older than 90 days, kept as a snapshot in <lineage schema>_snap. Each round restores
 the live tables from the snapshot, empties the archive, forks a real run-operation (dbt's
 programmatic entry point with the parsed manifest, as kill_runs.py does) and kills it
-(SIGKILL or SIGTERM, alternately) just after it sends its k-th SQL statement, k drawn at
-random among the statements an unkilled move sends, plus a random delay of up to 0.3 s:
-so every gap, between two tables and between a table's insert and its delete, is hit.
+(SIGKILL or SIGTERM, alternately) just after it sends its k-th statement on the archive
+(or begin, commit), k drawn at random among those an unkilled move sends, plus a random
+delay of up to 50 ms: so every gap, between two tables and between a table's insert and
+its delete, is hit.
 Then, per table and invocation, the rows must be all in the live table, all in the
 archive, or all in both with the same values, and no table may hold a row the snapshot
 does not (no duplicates).
@@ -44,8 +45,9 @@ def _dbt_args(project: str, *args: str) -> list[str]:
 def _child(project: str, archive: str, write_fd: int) -> None:
     from dbt.cli.main import dbtRunner
 
-    def on_event(event) -> None:
-        if getattr(event.data, "sql", ""):
+    def on_event(event) -> None:  # the statements of the move: on the archive, or commit
+        sql = (getattr(event.data, "sql", "") or "").rstrip().lower()
+        if archive in sql or sql.endswith(("commit", "begin")):
             os.write(write_fd, b"S")
 
     operation = ["run-operation", "dbt_lineage.archive_history", "--args",
@@ -199,7 +201,7 @@ def main() -> None:
         _restore(cur, live, archive, snap)
         sig = signal.SIGKILL if i % 2 == 0 else signal.SIGTERM
         after = rng.randint(1, first["statements"])
-        run = _one_run(project, archive, after, rng.uniform(0, 0.3), sig)
+        run = _one_run(project, archive, after, rng.uniform(0, 0.05), sig)
         report["rounds"].append({**run, **_check(cur, live, archive, snap)})
         # the rerun finishes the move without duplicates
         rerun = _one_run(project, archive, None, 0.0, signal.SIGKILL)

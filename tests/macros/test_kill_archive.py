@@ -21,7 +21,7 @@ from tests.macros.conftest import drop_pg_schemas
 
 pytestmark = pytest.mark.slow
 
-ROUNDS = 10
+ROUNDS = 12
 
 
 def test_killed_archive_moves_lose_and_duplicate_nothing(pg_shop):
