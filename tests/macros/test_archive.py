@@ -171,3 +171,26 @@ def test_to_parquet_is_refused_on_postgres(pg_shop, tmp_path):
     )  # fmt: skip
     assert proc.returncode != 0
     assert "to_parquet is for DuckDB only (this target is postgres)" in proc.stdout
+
+
+def test_a_half_done_move_is_finished_without_duplicates(archived_shop):
+    """What a kill between a table's insert and its delete leaves where the warehouse has no
+    transactions (BigQuery, Spark): an invocation's rows in the archive and still live, the
+    same. A rerun inserts none of them again and deletes them from the live table."""
+    shop, old, new = archived_shop
+    archive = f"{shop.schema}_archive"
+    before = {t: _rows(shop, shop.lineage_schema, t) for t in TABLES}
+    shop.operation_log("dbt_lineage.archive_history", {"days": 300, "to": archive})  # tables
+    for table in ("lineage_run_inputs", "lineage_node_runs"):
+        shop.execute(
+            f"insert into {archive}.{table} select * from {shop.lineage_schema}.{table} "
+            f"where invocation_id = '{old}'"
+        )
+    log = shop.operation_log("dbt_lineage.archive_history", {"days": 30, "to": archive})
+    assert _moved_line(log).endswith("lineage_invocations: 1")
+    for table in TABLES:
+        stored = _rows(shop, archive, table)
+        assert _invocations(stored) == {old} and _invocations(
+            _rows(shop, shop.lineage_schema, table)
+        ) == {new}, table
+        assert stored + _rows(shop, shop.lineage_schema, table) == before[table], table
