@@ -59,6 +59,17 @@ def _child(project: str, archive: str, write_fd: int) -> None:
     os._exit(0 if result.success else 1)
 
 
+def _messages(read_fd: int, pid: int):
+    """The child's messages as they arrive, until it closes the pipe (or stays silent for
+    five minutes: then it is killed)."""
+    while select.select([read_fd], [], [], 300)[0]:
+        chunk = os.read(read_fd, 16)
+        if not chunk:
+            return
+        yield chunk
+    os.kill(pid, signal.SIGKILL)
+
+
 def _one_run(project: str, archive: str, after: int | None, delay: float, sig: int) -> dict:
     """Forks a move; kills it `delay` seconds after its `after`-th statement (None: never)."""
     read_fd, write_fd = os.pipe()
@@ -72,14 +83,7 @@ def _one_run(project: str, archive: str, after: int | None, delay: float, sig: i
     os.close(write_fd)
     sent = 0
     killed = False
-    while True:
-        ready, _, _ = select.select([read_fd], [], [], 300)
-        if not ready:
-            os.kill(pid, signal.SIGKILL)
-            break
-        chunk = os.read(read_fd, 16)
-        if not chunk:
-            break
+    for chunk in _messages(read_fd, pid):
         sent += chunk.count(b"S")
         if after is not None and sent >= after:
             time.sleep(delay)
