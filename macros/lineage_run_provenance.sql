@@ -9,19 +9,33 @@
       dbt run-operation dbt_lineage.lineage_run_provenance --args '{relation_or_unique_id: model.shop.orders}'
 
   prints a query to paste into any SQL client. One row per (node run, input); depth 0 is
-  the run asked about.
+  the run asked about. With include_archive=true the query reads the live tables and the
+  archive tables of `archive_schema` (default: the var dbt_lineage_archive_schema)
+  together, union all (archive_history.sql; docs/run-history.md).
 -#}
-{% macro lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
-  {% set sql = adapter.dispatch('lineage_run_provenance', 'dbt_lineage')(relation_or_unique_id, invocation_id) %}
+{% macro lineage_run_provenance(relation_or_unique_id, invocation_id=none, include_archive=false, archive_schema=none) %}
+  {% set sql = adapter.dispatch('lineage_run_provenance', 'dbt_lineage')(relation_or_unique_id, invocation_id, include_archive, archive_schema) %}
   {% do log(sql, info=true) %}
   {{ return(sql) }}
 {% endmacro %}
 
-{% macro default__lineage_run_provenance(relation_or_unique_id, invocation_id=none) %}
-  {% set relations = dbt_lineage._lineage_relations(dbt_lineage.lineage_config()) %}
+{% macro default__lineage_run_provenance(relation_or_unique_id, invocation_id=none, include_archive=false, archive_schema=none) %}
+  {% set config = dbt_lineage.lineage_config() %}
+  {% set relations = dbt_lineage._lineage_relations(config) %}
   {% set marked = 'recorded_complete' in (adapter.get_columns_in_relation(relations.lineage_invocations)
                                           | map(attribute='name') | map('lower') | list) %}
-  {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations, marked)) }}
+  {% set archived = none %}
+  {% if include_archive in [true, 'true', 'True'] %}
+    {% set archive = dbt_lineage._archive_config('dbt_lineage.lineage_run_provenance', config, archive_schema, none, none, 'archive_schema', 'no query') %}
+    {% set archive_config = {} %}
+    {% do archive_config.update(config) %}
+    {% do archive_config.update({'schema': archive.schema, 'database': archive.database}) %}
+    {% set archived = dbt_lineage._lineage_relations(archive_config) %}
+    {% if not adapter.get_columns_in_relation(archived.lineage_node_runs) %}
+      {{ exceptions.raise_compiler_error("dbt_lineage.lineage_run_provenance: no archive tables in " ~ archived.lineage_node_runs.include(identifier=false) ~ ": run dbt_lineage.archive_history first, or name its schema in archive_schema") }}
+    {% endif %}
+  {% endif %}
+  {{ return(dbt_lineage._provenance_sql(relation_or_unique_id, invocation_id, dbt_lineage.lineage_dialect(), relations, marked, archived)) }}
 {% endmacro %}
 
 
@@ -32,15 +46,32 @@
   (no LIKE, whose _ and % would match other names). The start is the latest run, NULL
   completion times last and the invocation id breaking ties, as `dbt-lineage trace` picks
   it; `marked` (lineage_invocations has recorded_complete) skips invocations whose hook
-  was interrupted.
+  was interrupted. Given `archived` (the archive's relations), each table is read as a CTE
+  of its live and archived rows (union all) of the columns the query uses.
 #}
-{% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations, marked=true) %}
+{% macro _provenance_sql(relation_or_unique_id, invocation_id, dialect, relations, marked=true, archived=none) %}
+  {% set unions = [] %}
+  {% if archived %}
+    {% set used = {
+      'lineage_invocations': ['invocation_id', 'command', 'git_sha'] + (['recorded_complete'] if marked else []),
+      'lineage_node_runs': ['invocation_id', 'unique_id', 'relation_name', 'status', 'execute_completed_at'],
+      'lineage_run_inputs': ['invocation_id', 'unique_id', 'input_unique_id', 'input_relation_name', 'input_invocation_id'],
+    } %}
+    {% set combined = {} %}
+    {% for table, columns in used.items() %}
+      {% do unions.append(table ~ '_with_archive as (select ' ~ columns | join(', ') ~ ' from ' ~ relations[table]
+          ~ ' union all select ' ~ columns | join(', ') ~ ' from ' ~ archived[table] ~ ')') %}
+      {% do combined.update({table: table ~ '_with_archive'}) %}
+    {% endfor %}
+    {% set relations = combined %}
+  {% endif %}
   {% set name = relation_or_unique_id | string | lower | replace('"', '') | replace('`', '') %}
   {% set wanted = dbt_lineage._quote(name, dialect) %}
   {% set wanted_suffix = dbt_lineage._quote('.' ~ name, dialect) %}
   {% set columns = '' if dialect.name == 'bigquery' else ' (depth, unique_id, invocation_id)' %}
   {% set sql %}
-with recursive start_run as (
+with recursive {% for union in unions %}{{ union }},
+{% endfor %}start_run as (
     select unique_id, invocation_id
     from {{ relations.lineage_node_runs }}
     where (lower(unique_id) = {{ wanted }}

@@ -122,6 +122,10 @@
     {% for table in dbt_lineage._lineage_tables() %}
       {% do relations.update({table: (schema ~ '.' ~ table) if name != 'bigquery' else (schema ~ '.`' ~ table ~ '`')}) %}
     {% endfor %}
+    {% set archived = {} %}
+    {% for table in dbt_lineage._lineage_tables() %}
+      {% do archived.update({table: relations[table] | replace('dbt_lineage', 'lineage_archive')}) %}
+    {% endfor %}
     {% set insert = dbt_lineage._insert_statements(relations.lineage_node_runs, dbt_lineage._node_runs_columns(), rows, dialect, 1000000, 5000)[0] %}
     {% do report.update({name: {
       'create_schema': dbt_lineage._create_schema_sql('proj', 'dbt_lineage', dialect),
@@ -132,7 +136,10 @@
       'delete': dbt_lineage._delete_invocation_sql(relations.lineage_node_runs, 'inv-1', dialect),
       'resolve': dbt_lineage._resolve_inputs_sql(relations.lineage_run_inputs, relations.lineage_node_runs, 'inv-1', '2024-05-01 10:00:00.000000', dialect),
       'purge': dbt_lineage._purge_sql(relations, '2024-05-01 10:00:00.000000', dialect),
+      'archive': dbt_lineage._archive_sql('lineage_node_runs', relations, archived, dbt_lineage._node_runs_columns(), '2024-05-01 10:00:00.000000', dialect)
+          + dbt_lineage._archive_sql('lineage_invocations', relations, archived, dbt_lineage._invocations_columns(), '2024-05-01 10:00:00.000000', dialect),
       'provenance': dbt_lineage._provenance_sql('model.shop.orders', none, dialect, relations),
+      'provenance_archive': dbt_lineage._provenance_sql('model.shop.orders', none, dialect, relations, true, archived),
       'escaped': dbt_lineage._quote(text, dialect),
     }}) %}
   {% endfor %}

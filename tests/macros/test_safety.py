@@ -155,6 +155,17 @@ def test_rendered_sql_of_each_adapter(duckdb_shop):
         "dbt_lineage.lineage_run_inputs__keep_"
     )
     assert "using parquet" not in db["create_table"]  # Databricks: Delta, its default
+    # archive_history: insert what the archive lacks, then delete what it holds; Spark
+    # rewrites the live table instead of deleting (a table at a time, children first)
+    assert [s.split(" ")[0] for s in sp["archive"]] == ["insert", "create", "insert", "drop"] * 2
+    assert sp["archive"][2].startswith("insert overwrite table dbt_lineage.lineage_node_runs")
+    for name, rendered in sql.items():
+        insert, delete = rendered["archive"][:2]
+        assert insert.startswith("insert into ") and "lineage_archive" in insert.split("\n")[0]
+        assert "and not exists (select 1 from " in insert, name
+        assert delete.startswith("delete from ") and "lineage_archive" not in delete.split("\n")[0]
+        unquoted = delete.replace('"', "").replace("`", "")
+        assert unquoted.endswith("lineage_archive.lineage_node_runs)"), name  # rows it holds
     for name, rendered in sql.items():
         assert [s.split(" where ")[0] for s in rendered["purge"]][2].startswith("delete from"), name
         assert rendered["delete"].endswith("where invocation_id = 'inv-1'"), name
@@ -298,9 +309,10 @@ def test_rendered_sql_parses_in_each_dialect_and_literals_round_trip(duckdb_shop
                 "delete",
                 "resolve",
                 "provenance",
+                "provenance_archive",
             )
         ]
-        for statement in statements + sql["purge"]:
+        for statement in statements + sql["purge"] + sql["archive"]:
             tree = sqlglot.parse_one(statement, read=dialect)
             assert not isinstance(tree, exp.Command), (name, statement[:200])
 

@@ -273,3 +273,49 @@ def test_purge_history_on_spark(spark_shop):
         assert left == {new}, (table, old)
     tables = {r["tableName"] for r in shop.sql("show tables in purge_lineage")}
     assert tables == {"lineage_invocations", "lineage_node_runs", "lineage_run_inputs"}
+
+
+def test_archive_history_on_spark(spark_shop):
+    """Spark has no transactions and cannot DELETE: archive_history inserts into the archive
+    what it lacks, then rewrites each live table without the archived invocations."""
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    shop, _, _ = spark_shop
+    own = json.dumps(
+        {"dbt_lineage_schema": "arch_lineage", "dbt_lineage_archive_schema": "arch_cold"}
+    )
+    shop.dbt("run", "--select", "stg_orders", "--vars", own)
+    old = shop.run_results()["metadata"]["invocation_id"]
+    shop.dbt("run", "--select", "stg_orders", "--vars", own)
+    new = shop.run_results()["metadata"]["invocation_id"]
+    spark = SparkSession.builder.getOrCreate()
+    started = F.col("started_at")
+    aged = spark.table("arch_lineage.lineage_invocations").withColumn(
+        "started_at",
+        F.when(F.col("invocation_id") == old, started - F.expr("interval 100 days")).otherwise(
+            started
+        ),
+    )
+    aged.write.format("parquet").saveAsTable("arch_lineage.aged")
+    shop.sql(
+        "insert overwrite table arch_lineage.lineage_invocations select * from arch_lineage.aged"
+    )
+    shop.sql("drop table arch_lineage.aged")
+    before = {
+        t: len(shop.sql(f"select * from arch_lineage.{t} where invocation_id = '{old}'"))
+        for t in ("lineage_invocations", "lineage_node_runs", "lineage_run_inputs")
+    }
+    for _ in range(2):  # the second run finds nothing left to move and doubles nothing
+        shop.dbt("run-operation", "dbt_lineage.archive_history", "--args", "{days: 90}",
+                 "--vars", own)  # fmt: skip
+        for table, count in before.items():
+            live = {
+                r["i"] for r in shop.sql(f"select invocation_id as i from arch_lineage.{table}")
+            }
+            stored = shop.sql(f"select invocation_id as i from arch_cold.{table}")
+            assert live == {new}, table
+            assert [r["i"] for r in stored] == [old] * count, table
+    assert any("rows moved: " in m for m in shop.messages())
+    tables = {r["tableName"] for r in shop.sql("show tables in arch_lineage")}
+    assert tables == {"lineage_invocations", "lineage_node_runs", "lineage_run_inputs"}

@@ -26,6 +26,12 @@ from dbt_lineage.queries.provenance import TracedInput, TracedRun, provenance
     metavar="INVOCATION_ID",
     help="Trace the run of this invocation (a row's stamp column) instead of the latest build.",
 )
+@click.option(
+    "--include-archive",
+    is_flag=True,
+    help="Also read the runs archive_history moved to the schema in the var "
+    "dbt_lineage_archive_schema.",
+)
 @options.output_format
 @options.project_dir
 @options.profiles_dir
@@ -35,6 +41,7 @@ from dbt_lineage.queries.provenance import TracedInput, TracedRun, provenance
 def trace(
     relation: str,
     stamp: str | None,
+    include_archive: bool,
     output_format: str,
     project_dir: str,
     profiles_dir: str | None,
@@ -62,7 +69,17 @@ def trace(
     with open_warehouse(
         project_dir, profiles_dir=profiles_dir, target=target, cli_vars=cli_vars, create=False
     ) as warehouse:
-        traced = provenance(unique_id, instance_reader(warehouse), stamp=stamp, ephemeral=ephemeral)
+        archive = None
+        if include_archive:
+            archive = warehouse.archive_schema
+            if not archive:
+                raise SelectionError(
+                    "--include-archive needs the archive schema: set the var "
+                    "dbt_lineage_archive_schema (e.g. --vars '{dbt_lineage_archive_schema: "
+                    "lineage_archive}')"
+                )
+        reader = instance_reader(warehouse, archive)
+        traced = provenance(unique_id, reader, stamp=stamp, ephemeral=ephemeral)
     if output_format == "json":
         click.echo(json.dumps(traced.to_dict(), indent=2))
     else:

@@ -39,6 +39,8 @@ class Warehouse:
         project_name: the dbt project's name.
         target_name: the profile target in use.
         warnings: what the user should know about this connection (one line each).
+        archive_schema: the schema the package's archive_history moves old runs to (var
+            ``dbt_lineage_archive_schema``), if set.
     """
 
     adapter: t.Any
@@ -48,6 +50,7 @@ class Warehouse:
     project_name: str
     target_name: str
     warnings: tuple[str, ...] = ()
+    archive_schema: str | None = None
 
     def relation(self, table: str) -> str:
         """A lineage table's name as the adapter renders it (quoted per its policy)."""
@@ -210,6 +213,7 @@ def connection(
                 project_name=config.project_name,
                 target_name=config.target_name,
                 warnings=warnings,
+                archive_schema=_var(config, "dbt_lineage_archive_schema"),
             )
     finally:
         adapter.cleanup_connections()

@@ -5,11 +5,14 @@ in the lineage schema, through the same dbt adapter connection. Lookups by key g
 batches of ``IN`` lists, so a trace costs a few queries per level of the DAG, not one
 per node. Only completely recorded invocations are read: the hook writes an invocation's
 row last (``recorded_complete`` true), so node runs of a hook that died half-way, on a
-warehouse without transactions, are skipped.
+warehouse without transactions, are skipped. Given an archive (the same tables in another
+schema, filled by the package's ``archive_history``), each table is read as its live and
+archived rows together (``union all``; docs/run-history.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import typing as t
 
@@ -52,18 +55,39 @@ _INVOCATION_COLUMNS = (
     "ended_at",
 )
 
+_READ_COLUMNS = {
+    "lineage_invocations": _INVOCATION_COLUMNS,
+    "lineage_node_runs": _NODE_RUN_COLUMNS,
+    "lineage_run_inputs": _RUN_INPUT_COLUMNS,
+}
+
 
 class InstanceReader:
     """An ``InstanceSource`` (queries/provenance.py) over the warehouse tables."""
 
-    def __init__(self, warehouse: Warehouse) -> None:
+    def __init__(self, warehouse: Warehouse, archive: Warehouse | None = None) -> None:
         self.warehouse = warehouse
+        self.archive = archive
         self.literal = warehouse.dialect.literal
         self._complete_row = warehouse.recorded_complete()
         #: SQL condition on a row's ``invocation_id``: its invocation is completely recorded
         self.complete = (
             f"invocation_id in (select invocation_id from "
-            f"{warehouse.relation('lineage_invocations')} where {self._complete_row})"
+            f"{self._from('lineage_invocations')} where {self._complete_row})"
+        )
+
+    def _from(self, table: str) -> str:
+        """The table as a FROM item: the relation, or its live and archived rows."""
+        live = self.warehouse.relation(table)
+        if self.archive is None:
+            return live
+        columns = _READ_COLUMNS[table]
+        if table == "lineage_invocations" and self._complete_row != "1 = 1":
+            columns = (*columns, "recorded_complete")
+        listed = ", ".join(columns)
+        return (
+            f"(select {listed} from {live} union all "
+            f"select {listed} from {self.archive.relation(table)}) as {table}"
         )
 
     def last_build(self, unique_id: str) -> NodeRunRow | None:
@@ -110,7 +134,7 @@ class InstanceReader:
             ranked = (
                 f"(select {columns}, row_number() over (partition by unique_id"
                 " order by execute_completed_at desc, invocation_id desc) as recency"
-                f" from {self.warehouse.relation('lineage_node_runs')}"
+                f" from {self._from('lineage_node_runs')}"
                 f" where status = 'success' and execute_completed_at <= {moment}"
                 f" and unique_id in ({self._list(chunk)}) and {self.complete}) as ranked"
             )
@@ -149,7 +173,7 @@ class InstanceReader:
         order: str = "",
         limit: int | None = None,
     ) -> list[dict[str, t.Any]]:
-        sql = f"select {', '.join(columns)} from {self.warehouse.relation(table)} where {where}"
+        sql = f"select {', '.join(columns)} from {self._from(table)} where {where}"
         if order:
             sql += f" order by {order}"
         if limit is not None:
@@ -160,11 +184,13 @@ class InstanceReader:
         return ", ".join(self.literal(value) for value in values)
 
 
-def instance_reader(warehouse: Warehouse) -> InstanceReader:
-    """A reader of the instance tables, once they are known to exist.
+def instance_reader(warehouse: Warehouse, archive_schema: str | None = None) -> InstanceReader:
+    """A reader of the instance tables, once they are known to exist; with
+    ``archive_schema``, of their live and archived rows together.
 
     Raises:
-        WarehouseError: the tables are not there: the hook has not run yet.
+        WarehouseError: the tables are not there: the hook has not run yet, or nothing was
+            archived to ``archive_schema``.
     """
     missing = [table for table in TABLES if not warehouse.columns(table)]
     if missing:
@@ -172,7 +198,17 @@ def instance_reader(warehouse: Warehouse) -> InstanceReader:
             f"no lineage tables in schema {warehouse.schema} ({', '.join(missing)} missing): "
             "add the on-run-end hook (see README) and run dbt once"
         )
-    return InstanceReader(warehouse)
+    if archive_schema is None:
+        return InstanceReader(warehouse)
+    archive = dataclasses.replace(warehouse, schema=archive_schema)
+    missing = [table for table in TABLES if not archive.columns(table)]
+    if missing:
+        raise WarehouseError(
+            f"no archive tables in schema {archive_schema} ({', '.join(missing)} missing): "
+            "run `dbt run-operation dbt_lineage.archive_history` first, or name the schema it "
+            "archived to in the var dbt_lineage_archive_schema"
+        )
+    return InstanceReader(warehouse, archive)
 
 
 def _chunks(values: t.Sequence[t.Any]) -> t.Iterator[t.Sequence[t.Any]]:
