@@ -27,7 +27,8 @@ def docs_figures(name: str, main: t.Callable[[], int | None], page: Path = PAGE)
     """Module entry: run ``main`` (which parses ``sys.argv``) and return its exit code; with
     ``--docs`` among the arguments (taken out before ``main`` sees them), put what it
     printed into ``page`` between ``name``'s markers, which the page must have: the page
-    decides where figures go. Nothing is written when ``main`` fails."""
+    decides where figures go. A script that exits non-zero (a figure over its budget) still
+    measured: its figures are written with its exit code; one that raised writes nothing."""
     if "--docs" not in sys.argv[1:]:
         return main() or 0
     sys.argv = [sys.argv[0], *(arg for arg in sys.argv[1:] if arg != "--docs")]
@@ -35,17 +36,17 @@ def docs_figures(name: str, main: t.Callable[[], int | None], page: Path = PAGE)
     captured = io.StringIO()
     with contextlib.redirect_stdout(_Tee(sys.stdout, captured)):
         code = main() or 0
-    if code == 0:
-        replace_block(page, name, _block(start, captured.getvalue()))
-        print(f"Wrote these figures into {page}", file=sys.stderr)
+    replace_block(page, name, _block(start, captured.getvalue(), code))
+    print(f"Wrote these figures into {page}", file=sys.stderr)
     return code
 
 
-def _block(start: dict[str, str], printed: str) -> str:
+def _block(start: dict[str, str], printed: str, code: int) -> str:
+    exited = f" It exited with code {code} (a figure over its budget)." if code else ""
     return (
         f"Measured {start['when']} by `{start['command']} --docs` on {start['machine']}; "
-        f"load average {start['load']} at the start, {_machine()['load']} at the end.\n\n"
-        f"```text\n{printed.rstrip()}\n```\n"
+        f"load average {start['load']} at the start, {_machine()['load']} at the end.{exited}"
+        f"\n\n```text\n{printed.rstrip()}\n```\n"
     )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dbt_lineage.cli.build_lineage import build_lineage
+from dbt_lineage.api.build_lineage import build_lineage
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "compare_lineage.py"

@@ -50,15 +50,31 @@ def test_with_docs_the_printed_figures_replace_the_block(
     assert "load average" in block and "| cold | 1.5 s |" in block
 
 
-def test_a_failed_run_or_no_docs_flag_leaves_the_page(
+def test_a_run_over_budget_is_written_with_its_exit_code_and_no_flag_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     page = _page(tmp_path)
     before = page.read_text()
-    monkeypatch.setattr(sys, "argv", ["bench_x.py", "--docs"])
-    assert docs_figures("bench_x", lambda: 1, page) == 1
     monkeypatch.setattr(sys, "argv", ["bench_x.py"])
     assert docs_figures("bench_x", lambda: print("figures") or 0, page) == 0
+    assert page.read_text() == before
+    monkeypatch.setattr(sys, "argv", ["bench_x.py", "--docs"])
+    assert docs_figures("bench_x", lambda: print("9 s, OVER the 5 s budget") or 1, page) == 1
+    block = _MARKERS.search(page.read_text())[2]
+    assert "exited with code 1" in block and "OVER the 5 s budget" in block
+
+
+def test_a_run_that_raises_leaves_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = _page(tmp_path)
+    before = page.read_text()
+    monkeypatch.setattr(sys, "argv", ["bench_x.py", "--docs"])
+
+    def broken() -> int:
+        print("half the figures")
+        raise RuntimeError("the build failed")
+
+    with pytest.raises(RuntimeError):
+        docs_figures("bench_x", broken, page)
     assert page.read_text() == before
 
 
