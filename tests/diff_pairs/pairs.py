@@ -713,8 +713,7 @@ def _payment_contracts(project: Path) -> None:
         "from {{ ref('stg_payments') }}\n"
     )
     (marts / "latest_payment_amounts.sql").write_text(
-        "select payment_id, amount from {{ ref('payment_amounts') }}\n"
-        "where payment_id > 0\n"
+        "select payment_id, amount from {{ ref('payment_amounts') }}\nwhere payment_id > 0\n"
     )
     (marts / "largest_payment.sql").write_text(
         "select max(amount) as largest_amount, count(*) as payments\n"
