@@ -665,38 +665,23 @@ PAIRS = (
 
 PAYMENT_AMOUNTS = "model.shop.payment_amounts"
 
-_PAYMENT_CONTRACTS = """version: 2
 
-models:
-  - name: payment_amounts
-    config:
-      contract: {enforced: true}
-    columns:
-      - name: payment_id
-        data_type: integer
-      - name: amount
-        data_type: decimal(12, 2)
-      - name: paid_at
-        data_type: timestamp
-      - name: doubled_amount
-        data_type: double
-  - name: latest_payment_amounts
-    config:
-      contract: {enforced: true}
-    columns:
-      - name: payment_id
-        data_type: integer
-      - name: amount
-        data_type: decimal(12, 2)
-  - name: largest_payment
-    config:
-      contract: {enforced: true}
-    columns:
-      - name: largest_amount
-        data_type: decimal(12, 2)
-      - name: payments
-        data_type: bigint
-"""
+def _enforced(model: str, **columns: str) -> str:
+    """A model's YAML entry with an enforced contract declaring ``columns`` (name=type)."""
+    declared = "".join(
+        f"      - name: {name}\n        data_type: {kind}\n" for name, kind in columns.items()
+    )
+    head = f"  - name: {model}\n    config:\n      contract: {{enforced: true}}\n    columns:\n"
+    return head + declared
+
+
+_PAYMENT = {"payment_id": "integer", "amount": "decimal(12, 2)"}
+_PAYMENT_CONTRACTS = (
+    "version: 2\n\nmodels:\n"
+    + _enforced("payment_amounts", **_PAYMENT, paid_at="timestamp", doubled_amount="double")
+    + _enforced("latest_payment_amounts", **_PAYMENT)
+    + _enforced("largest_payment", largest_amount="decimal(12, 2)", payments="bigint")
+)
 
 
 def _payment_contracts(project: Path) -> None:

@@ -220,24 +220,16 @@ def _contract(change: NodeChange, head: DiffSide) -> t.Iterator[BrokenReference]
     if not actual:
         return
     declared = {name.casefold(): name for name in facts.declared}
-    for key, name in declared.items():
-        if key not in actual:
-            yield BrokenReference(
-                change.node,
-                name,
-                ColumnRef(change.node, name),
-                "contract",
-                facts.path,
-                f"the contract declares {name}, which the model no longer returns",
-            )
-    for key in actual:
-        if key not in declared:
-            name = next(n for n in head.graph.columns[change.node] if n.casefold() == key)
-            yield BrokenReference(
-                change.node,
-                name,
-                ColumnRef(change.node, name),
-                "contract",
-                facts.path,
-                f"the model returns {name}, which its enforced contract does not declare",
-            )
+    found = [
+        (name, f"the contract declares {name}, which the model no longer returns")
+        for key, name in declared.items()
+        if key not in actual
+    ]
+    found += [
+        (name, f"the model returns {name}, which its enforced contract does not declare")
+        for name in head.graph.columns[change.node]
+        if name.casefold() not in declared
+    ]
+    for name, message in found:
+        ref = ColumnRef(change.node, name)
+        yield BrokenReference(change.node, name, ref, "contract", facts.path, message)

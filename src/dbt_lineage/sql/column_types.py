@@ -19,6 +19,7 @@ from sqlglot.optimizer.scope import Scope
 from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
 from dbt_lineage.sql.qualified_scope import qualified_scope
+from dbt_lineage.sql.select_names import select_names
 
 _KEEPING = (exp.Min, exp.Max, exp.AnyValue, exp.Paren, exp.IgnoreNulls, exp.RespectNulls)
 """Expressions whose type is their first argument's."""
@@ -64,7 +65,7 @@ class _Typer:
         self.done: dict[tuple[int, str], str | None] = {}
 
     def outputs(self, scope: Scope) -> dict[str, str | None]:
-        return {name: self.output(scope, name, 0) for name in _names(scope.expression)}
+        return {name: self.output(scope, name, 0) for name in select_names(scope.expression)}
 
     def output(self, scope: Scope, name: str, depth: int) -> str | None:
         """The type of output column ``name`` of ``scope`` (the branches of a set operation,
@@ -73,7 +74,7 @@ class _Typer:
         if key not in self.done:
             self.done[key] = None  # a column that reaches itself has no type we can tell
             position = next(
-                (i for i, found in enumerate(_names(scope.expression)) if found == name), None
+                (i for i, found in enumerate(select_names(scope.expression)) if found == name), None
             )
             found = {self._branch(branch, position, depth) for branch in _branches(scope)}
             self.done[key] = found.pop() if len(found) == 1 and position is not None else None
@@ -119,13 +120,3 @@ def _branches(scope: Scope) -> list[Scope]:
     if not scope.set_operation_scopes:
         return [scope]
     return [leaf for branch in scope.set_operation_scopes for leaf in _branches(branch)]
-
-
-def _names(expression: exp.Expr) -> list[str]:
-    while isinstance(expression, exp.SetOperation):
-        expression = expression.this
-    if isinstance(expression, exp.Subquery):
-        expression = expression.unnest()
-    if not isinstance(expression, exp.Select):
-        return []
-    return [projection.alias_or_name for projection in expression.expressions]
