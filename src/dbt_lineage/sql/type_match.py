@@ -12,14 +12,17 @@ PostgreSQL, two decimal precisions) cannot be told apart here, and say so.
 
 from __future__ import annotations
 
+import typing as t
+
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 
 from dbt_lineage.sql.names import names
 
 _T = exp.DataType.Type
 
-_FAMILIES: dict[str, frozenset[exp.DataType.Type]] = {
+_FAMILIES: dict[str, frozenset[t.Any]] = {
     "text": frozenset(exp.DataType.TEXT_TYPES),
     "number": frozenset(exp.DataType.NUMERIC_TYPES),
     "boolean": frozenset({_T.BOOLEAN}),
@@ -59,7 +62,7 @@ def type_match(declared: str, inferred: str, dialect: str) -> bool | None:
     left, right = _parse(declared, glot), _parse(inferred, glot)
     if left is None or right is None:
         return None
-    if _folded(left, glot) == _folded(right, glot):
+    if _folded(left, glot, dialect) == _folded(right, glot, dialect):
         return True
     families = _family(left), _family(right)
     if None in families:
@@ -67,7 +70,7 @@ def type_match(declared: str, inferred: str, dialect: str) -> bool | None:
     return None if families[0] == families[1] else False
 
 
-def _parse(text: str, glot: str) -> exp.DataType | None:
+def _parse(text: str, glot: Dialect) -> exp.DataType | None:
     try:
         parsed = exp.DataType.build(text, dialect=glot, udt=True)
     except (SqlglotError, ValueError):
@@ -75,14 +78,14 @@ def _parse(text: str, glot: str) -> exp.DataType | None:
     return None if parsed.this in (_T.UNKNOWN, _T.USERDEFINED) else parsed
 
 
-def _folded(data_type: exp.DataType, glot: str) -> str:
+def _folded(data_type: exp.DataType, glot: Dialect, dialect: str) -> str:
     """The type's text with the dialect's equivalences sqlglot keeps apart folded."""
     kind = data_type.this
-    if glot == "snowflake" and kind in _INTEGERS:
+    if dialect == "snowflake" and kind in _INTEGERS:
         return "DECIMAL(38, 0)"
-    if glot == "bigquery" and kind in _INTEGERS:
+    if dialect == "bigquery" and kind in _INTEGERS:
         return "BIGINT"
-    if glot in _STRING_DIALECTS and kind in (_T.VARCHAR, _T.TEXT) and not data_type.expressions:
+    if dialect in _STRING_DIALECTS and kind in (_T.VARCHAR, _T.TEXT) and not data_type.expressions:
         return "TEXT"
     return data_type.sql(dialect=glot).upper()
 
