@@ -201,7 +201,7 @@ PAIRS: tuple[Pair, ...] = (
                 INT_CUSTOMER_ORDERS,
                 "breaking",
                 (
-                    "row set changes: WHERE changed",
+                    "row set changes: WHERE added",
                     "follows the rename of model.shop.stg_orders.order_date -> ordered_on",
                 ),
             ),
@@ -221,7 +221,7 @@ PAIRS: tuple[Pair, ...] = (
         columns={"ordered_on": "renamed_from:order_date"},
         broken=frozenset({(INT_CUSTOMER_ORDERS, "order_date", "renamed")}),
         # it reads a column that is gone (unresolved): unknown, its new WHERE still said
-        other_classes=((INT_CUSTOMER_ORDERS, "unknown", ("row set changes: WHERE changed",)),),
+        other_classes=((INT_CUSTOMER_ORDERS, "unknown", ("row set changes: WHERE added",)),),
     ),
     Pair(
         "type_change",
