@@ -123,6 +123,8 @@ class Pair:
     not_changed: frozenset[str] = frozenset()  # nodes that must not be listed as changed
     added_columns: frozenset[tuple[str, str]] = frozenset()  # passed on downstream
     not_broken: frozenset[str] = frozenset()  # nodes that must not be broken references
+    # (node, column) that must not be broken references
+    not_broken_columns: frozenset[tuple[str, str]] = frozenset()
     # other changed nodes: (node, class, reasons it must give among its own)
     other_classes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
@@ -199,7 +201,7 @@ PAIRS: tuple[Pair, ...] = (
                 INT_CUSTOMER_ORDERS,
                 "breaking",
                 (
-                    "row set changes: WHERE changed",
+                    "row set changes: WHERE added",
                     "follows the rename of model.shop.stg_orders.order_date -> ordered_on",
                 ),
             ),
@@ -219,7 +221,7 @@ PAIRS: tuple[Pair, ...] = (
         columns={"ordered_on": "renamed_from:order_date"},
         broken=frozenset({(INT_CUSTOMER_ORDERS, "order_date", "renamed")}),
         # it reads a column that is gone (unresolved): unknown, its new WHERE still said
-        other_classes=((INT_CUSTOMER_ORDERS, "unknown", ("row set changes: WHERE changed",)),),
+        other_classes=((INT_CUSTOMER_ORDERS, "unknown", ("row set changes: WHERE added",)),),
     ),
     Pair(
         "type_change",
@@ -658,6 +660,90 @@ PAIRS = (
         # the view does not name the column: the reader does, and breaks
         broken=frozenset({("model.shop.order_days", "order_date", "renamed")}),
         not_broken=frozenset({"model.shop.orders_view"}),
+    ),
+)
+
+PAYMENT_AMOUNTS = "model.shop.payment_amounts"
+
+
+def _enforced(model: str, **columns: str) -> str:
+    """A model's YAML entry with an enforced contract declaring ``columns`` (name=type)."""
+    declared = "".join(
+        f"      - name: {name}\n        data_type: {kind}\n" for name, kind in columns.items()
+    )
+    head = f"  - name: {model}\n    config:\n      contract: {{enforced: true}}\n    columns:\n"
+    return head + declared
+
+
+_PAYMENT = {"payment_id": "integer", "amount": "decimal(12, 2)"}
+_PAYMENT_CONTRACTS = (
+    "version: 2\n\nmodels:\n"
+    + _enforced("payment_amounts", **_PAYMENT, paid_at="timestamp", doubled_amount="double")
+    + _enforced("latest_payment_amounts", **_PAYMENT)
+    + _enforced("largest_payment", largest_amount="decimal(12, 2)", payments="bigint")
+)
+
+
+def _payment_contracts(project: Path) -> None:
+    """payment_amounts, with an enforced contract, and two models with enforced contracts
+    that carry its amount on: one as it is, one through max()."""
+    marts = project / "models/marts"
+    (marts / "_payment_contracts.yml").write_text(_PAYMENT_CONTRACTS)
+    (marts / "payment_amounts.sql").write_text(
+        "select\n"
+        "    payment_id,\n"
+        "    cast(amount as decimal(12, 2)) as amount,\n"
+        "    created_at as paid_at,\n"
+        "    amount * 2 as doubled_amount\n"
+        "from {{ ref('stg_payments') }}\n"
+    )
+    (marts / "latest_payment_amounts.sql").write_text(
+        "select payment_id, amount from {{ ref('payment_amounts') }}\nwhere payment_id > 0\n"
+    )
+    (marts / "largest_payment.sql").write_text(
+        "select max(amount) as largest_amount, count(*) as payments\n"
+        "from {{ ref('payment_amounts') }}\n"
+    )
+
+
+PAIRS = (
+    *PAIRS,
+    Pair(
+        "contract_type_broken",
+        "payment_amounts (enforced contract, amount declared decimal(12, 2)) casts amount to "
+        "varchar: its own contract and two downstream contracts that carry amount break; "
+        "paid_at becomes a cast to datetime, the same type as the declared timestamp; "
+        "doubled_amount changes its arithmetic, whose type the SQL does not say",
+        edits(
+            (
+                "models/marts/payment_amounts.sql",
+                "cast(amount as decimal(12, 2)) as amount",
+                "cast(amount as varchar) as amount",
+            ),
+            (
+                "models/marts/payment_amounts.sql",
+                "    created_at as paid_at,",
+                "    cast(created_at as datetime) as paid_at,",
+            ),
+            ("models/marts/payment_amounts.sql", "amount * 2", "amount * 3"),
+        ),
+        base=_payment_contracts,
+        verdict="block",
+        node=PAYMENT_AMOUNTS,
+        node_class="partial",
+        only_columns_of=frozenset({"retyped", "logic"}),
+        broken=frozenset(
+            {
+                (PAYMENT_AMOUNTS, "amount", "contract"),
+                ("model.shop.latest_payment_amounts", "amount", "contract"),
+                ("model.shop.largest_payment", "amount", "contract"),
+            }
+        ),
+        not_broken_columns=frozenset({(PAYMENT_AMOUNTS, "paid_at")}),
+        reasons=(
+            "the enforced contract of model.shop.payment_amounts declares doubled_amount as "
+            "double: its type cannot be inferred from the SQL, not checked",
+        ),
     ),
 )
 

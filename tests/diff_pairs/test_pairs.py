@@ -155,6 +155,8 @@ def test_what_blocks(built: BuiltPair) -> None:
     }
     assert pair.broken <= found, document["broken_references"]
     assert not pair.not_broken & {node for node, _, _ in found}, document["broken_references"]
+    columns = {(b["node"], b["column"]) for b in document["broken_references"]}
+    assert not pair.not_broken_columns & columns, document["broken_references"]
     if not pair.broken:
         assert document["broken_references"] == []
     if pair.verdict == "unknown":

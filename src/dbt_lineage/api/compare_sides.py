@@ -9,9 +9,10 @@ import typing as t
 from pathlib import Path
 
 from dbt_lineage.api.side_lineage import Side, side_lineage
+from dbt_lineage.artifacts.catalog import Catalog, load_catalog
 from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.artifacts.raw_code import raw_code
-from dbt_lineage.errors import DbtLineageError, SelectionError
+from dbt_lineage.errors import ArtifactError, DbtLineageError, SelectionError
 from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import diff
 from dbt_lineage.queries.diff_side import checksum_scheme, diff_side, seed_code
@@ -68,11 +69,25 @@ def compare_sides(
         only = _selected(select, before, after) if select else None
         code, notes = _code(before, after, Path(project_dir))
         document = diff(
-            diff_side(before.graph, before.manifest, code=code[0]),
-            diff_side(after.graph, after.manifest, code=code[1]),
+            diff_side(before.graph, before.manifest, code=code[0], catalog=_catalog(before)),
+            diff_side(after.graph, after.manifest, code=code[1], catalog=_catalog(after)),
             only=only,
         )
     return Comparison(document, before, after, notes)
+
+
+def _catalog(side: Side) -> Catalog | None:
+    """The side's catalog.json beside its manifest, if any (a catalog that does not load
+    only costs the contract check its warehouse types)."""
+    if side.manifest_path is None:
+        return None
+    path = side.manifest_path.parent / "catalog.json"
+    if not path.is_file():
+        return None
+    try:
+        return load_catalog(path)
+    except ArtifactError:
+        return None
 
 
 def _code(

@@ -1,6 +1,6 @@
 """References a change breaks: downstream SQL that still reads a removed or renamed column,
-an enforced contract whose declared columns no longer match the model, a data test on a
-column that no longer exists.
+an enforced contract whose declared columns no longer match the model (its declared types:
+``contract_types``), a data test on a column that no longer exists.
 
 A reader of a gone column is broken when, in head, its lineage still reads that column
 (the engine keeps a column the SQL reads but the upstream lacks, as inferred or unresolved),
@@ -20,22 +20,6 @@ from dbt_lineage.queries.node_changes import NodeChange
 from dbt_lineage.sql.normal_form import normal_form
 from dbt_lineage.sql.relation_reads import relation_reads
 from dbt_lineage.types import ColumnRef, EdgeKind
-
-_TYPE_ALIASES = {
-    "int": "integer",
-    "int4": "integer",
-    "int8": "bigint",
-    "long": "bigint",
-    "string": "text",
-    "varchar": "text",
-    "character varying": "text",
-    "bool": "boolean",
-    "float8": "double",
-    "double precision": "double",
-    "float4": "float",
-    "real": "float",
-    "numeric": "decimal",
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,48 +211,25 @@ def _tests(gone: ColumnRef, kind: str, head: DiffSide) -> t.Iterator[BrokenRefer
 
 
 def _contract(change: NodeChange, head: DiffSide) -> t.Iterator[BrokenReference]:
-    """An enforced contract whose declared columns or types the changed model no longer
-    matches."""
+    """An enforced contract whose declared columns the changed model no longer matches (its
+    declared types: ``contract_types``)."""
     facts = head.nodes.get(change.node)
     if facts is None or not facts.contract_enforced or not facts.declared:
         return
-    actual = {
-        name.casefold(): column.data_type
-        for name, column in head.graph.columns.get(change.node, {}).items()
-    }
+    actual = {name.casefold() for name in head.graph.columns.get(change.node, {})}
     if not actual:
         return
-    declared = {name.casefold(): (name, data_type) for name, data_type in facts.declared.items()}
-    for key, (name, data_type) in declared.items():
+    declared = {name.casefold(): name for name in facts.declared}
+    found = [
+        (name, f"the contract declares {name}, which the model no longer returns")
+        for key, name in declared.items()
+        if key not in actual
+    ]
+    found += [
+        (name, f"the model returns {name}, which its enforced contract does not declare")
+        for name in head.graph.columns[change.node]
+        if name.casefold() not in declared
+    ]
+    for name, message in found:
         ref = ColumnRef(change.node, name)
-        if key not in actual:
-            message = f"the contract declares {name}, which the model no longer returns"
-        elif change.columns.get(name) == "retyped" and not _same_type(data_type, actual[key]):
-            message = f"the contract declares {name} as {data_type}, the model returns " + (
-                actual[key] or "another type"
-            )
-        else:
-            continue
         yield BrokenReference(change.node, name, ref, "contract", facts.path, message)
-    for key in actual:
-        if key not in declared:
-            name = next(n for n in head.graph.columns[change.node] if n.casefold() == key)
-            yield BrokenReference(
-                change.node,
-                name,
-                ColumnRef(change.node, name),
-                "contract",
-                facts.path,
-                f"the model returns {name}, which its enforced contract does not declare",
-            )
-
-
-def _same_type(declared: str, actual: str) -> bool:
-    if not declared or not actual:
-        return True  # nothing to compare against
-    return _type(declared) == _type(actual)
-
-
-def _type(text: str) -> str:
-    base = text.casefold().split("(")[0].strip()
-    return _TYPE_ALIASES.get(base, base)

@@ -18,6 +18,7 @@ import typing as t
 
 from dbt_lineage.queries.broken_references import BrokenReference, broken_references
 from dbt_lineage.queries.column_changes import REMOVED, RETYPED
+from dbt_lineage.queries.contract_types import contract_types
 from dbt_lineage.queries.diff_impact import Impacted, ImpactedColumn, diff_impact
 from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.node_changes import NodeChange, node_changes
@@ -49,7 +50,7 @@ def diff(
     """
     changes = node_changes(base, head, only=only)
     impacted = diff_impact(changes, base, head)
-    broken = broken_references(changes, base, head)
+    broken = _merged(broken_references(changes, base, head), contract_types(changes, head))
     _say_who_reads(changes, impacted, broken, base, head)
     unknown = [
         {"node": change.node, "reason": "; ".join(change.reasons) or "not classified"}
@@ -64,6 +65,14 @@ def diff(
         "broken_references": [_broken(item) for item in broken],
         "unknown": unknown,
     }
+
+
+def _merged(*found: list[BrokenReference]) -> list[BrokenReference]:
+    """Broken references of each check, once each, by node then column."""
+    kept: dict[tuple[str, str, ColumnRef, str], BrokenReference] = {}
+    for item in (item for items in found for item in items):
+        kept.setdefault((item.node, item.column, item.reference, item.kind), item)
+    return sorted(kept.values(), key=lambda b: (b.node, b.column, b.reference, b.kind))
 
 
 def _verdict(

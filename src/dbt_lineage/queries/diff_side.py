@@ -9,6 +9,7 @@ import functools
 import hashlib
 import typing as t
 
+from dbt_lineage.artifacts.catalog import Catalog
 from dbt_lineage.artifacts.manifest import Manifest, ManifestNode
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.edge_index import EdgeIndex, edge_index
@@ -126,6 +127,8 @@ class DiffSide:
     places: dict[tuple[str, ...], tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """A database or (database, schema) of this side, folded -> the name both sides give
     it (set when two sides are compared)."""
+    catalog: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    """Node id -> {column: type} as this side's catalog.json lists them (none: empty)."""
 
     @functools.cached_property
     def index(self) -> EdgeIndex:
@@ -176,7 +179,11 @@ class DiffSide:
 
 
 def diff_side(
-    graph: LineageGraph, manifest: Manifest, *, code: t.Mapping[str, str] | None = None
+    graph: LineageGraph,
+    manifest: Manifest,
+    *,
+    code: t.Mapping[str, str] | None = None,
+    catalog: Catalog | None = None,
 ) -> DiffSide:
     """Gather a side's facts from its graph and its manifest.
 
@@ -185,6 +192,7 @@ def diff_side(
         manifest: the manifest the graph was built from.
         code: each model's and snapshot's ``raw_code`` (``artifacts.raw_code``) and each
             seed's ``seed_code``, to compare code instead of checksums (see ``same_code``).
+        catalog: the side's catalog.json, when it has one (the warehouse's column types).
     """
     relations = manifest.relation_nodes()
     scheme = checksum_scheme(manifest.metadata.dbt_version)
@@ -209,7 +217,18 @@ def diff_side(
             macro_id: hashlib.sha256(macro.macro_sql.encode()).hexdigest()
             for macro_id, macro in manifest.macros.items()
         },
+        catalog=_catalog_types(catalog),
     )
+
+
+def _catalog_types(catalog: Catalog | None) -> dict[str, dict[str, str]]:
+    if catalog is None:
+        return {}
+    return {
+        node_id: {column.name: column.type or "" for column in table.columns.values()}
+        for tables in (catalog.nodes, catalog.sources)
+        for node_id, table in tables.items()
+    }
 
 
 def _facts(node: ManifestNode, scheme: str, code: str | None) -> NodeFacts:

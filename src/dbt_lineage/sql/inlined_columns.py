@@ -27,6 +27,7 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.names import names
 from dbt_lineage.sql.normal_form import NormalTree
 from dbt_lineage.sql.qualified_scope import qualified_scope
+from dbt_lineage.sql.select_names import select_names
 from dbt_lineage.sql.walk_base import MAX_DEPTH, NESTED_TOO_DEEP
 
 
@@ -94,20 +95,9 @@ def inlined_columns(
             inliner.column(root, name, True),
             functools.partial(inliner.column, root, name, False),
         )
-        for name in _output_names(root)
+        for name in select_names(root.expression)
     }
     return InlinedColumns(_rows(root, inliner), columns)
-
-
-def _output_names(scope: Scope) -> list[str]:
-    expression = scope.expression
-    while isinstance(expression, exp.SetOperation):
-        expression = expression.this
-    if isinstance(expression, exp.Subquery):
-        expression = expression.unnest()
-    if not isinstance(expression, exp.Select):
-        return []
-    return [projection.alias_or_name for projection in expression.expressions]
 
 
 _SIMPLE = re.compile(r'^("[^"]*"\.)?[\w$]+$')
@@ -136,7 +126,8 @@ class _Inliner:
         if self.depth > MAX_DEPTH:
             raise SqlError(f"cannot read its columns: {NESTED_TOO_DEEP} (CTEs or subqueries)")
         if scope.set_operation_scopes:
-            index = _output_names(scope).index(name) if name in _output_names(scope) else -1
+            outputs = select_names(scope.expression)
+            index = outputs.index(name) if name in outputs else -1
             parts = [self._at(branch, index, typed) for branch in scope.set_operation_scopes]
             text = f"{type(scope.expression).__name__.upper()}({', '.join(parts)})"
         else:
@@ -147,7 +138,7 @@ class _Inliner:
         return text
 
     def _at(self, scope: Scope, index: int, typed: bool) -> str:
-        named = _output_names(scope)
+        named = select_names(scope.expression)
         if scope.set_operation_scopes:
             return self.column(scope, named[index] if 0 <= index < len(named) else "", typed)
         if not 0 <= index < len(named):
