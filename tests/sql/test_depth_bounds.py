@@ -178,6 +178,14 @@ def _calls() -> tuple[dict[str, set[str]], set[str]]:
                     and isinstance(inner.op, ast.Add)
                 ):
                     guarded.add(node.name)
+                elif (  # a ``depth`` argument checked against a bound: ``if depth > MAX``
+                    isinstance(inner, ast.If)
+                    and isinstance(inner.test, ast.Compare)
+                    and isinstance(inner.test.left, ast.Name)
+                    and inner.test.left.id == "depth"
+                    and isinstance(inner.test.ops[0], (ast.Gt, ast.GtE))
+                ):
+                    guarded.add(node.name)
     return calls, guarded
 
 

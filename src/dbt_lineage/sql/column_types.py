@@ -117,6 +117,11 @@ class _Typer:
 
 def _branches(scope: Scope) -> list[Scope]:
     """The SELECT scopes of a set operation, nested ones flattened."""
-    if not scope.set_operation_scopes:
-        return [scope]
-    return [leaf for branch in scope.set_operation_scopes for leaf in _branches(branch)]
+    leaves, pending = [], [scope]
+    while pending:  # a loop over a stack: a chain of set operations cannot overflow it
+        current = pending.pop()
+        if current.set_operation_scopes:
+            pending.extend(reversed(current.set_operation_scopes))
+        else:
+            leaves.append(current)
+    return leaves

@@ -119,15 +119,17 @@ def _rename_places(tree: exp.Expr, place: PlaceLookup) -> None:
 
 def _qualifier(node: exp.Expr) -> list[exp.Identifier] | None:
     """The identifiers of a ``db.schema`` (or ``schema``) qualifier, or None."""
+    tail: list[exp.Identifier] = []
+    while isinstance(node, exp.Dot):  # a loop: a chain of dots however long cannot overflow
+        if not isinstance(node.expression, exp.Identifier):
+            return None
+        tail.insert(0, node.expression)
+        node = node.this
     if isinstance(node, exp.Identifier):
-        return [node]
+        return [node, *tail]
     if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
         parts = [part for part in node.parts if isinstance(part, exp.Identifier)]
-        return parts if len(parts) == len(node.parts) else None
-    if isinstance(node, exp.Dot):
-        left = _qualifier(node.this)
-        if left is not None and isinstance(node.expression, exp.Identifier):
-            return [*left, node.expression]
+        return [*parts, *tail] if len(parts) == len(node.parts) else None
     return None
 
 

@@ -15,8 +15,10 @@ import typing as t
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
+from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.normal_form import NormalTree
 from dbt_lineage.sql.qualified_scope import qualified_scope
+from dbt_lineage.sql.walk_base import MAX_DEPTH, NESTED_TOO_DEEP
 
 
 def relation_reads(
@@ -47,8 +49,8 @@ def relation_reads(
 
 def _held(scope: Scope, table: str, name: str, depth: int) -> set[tuple[str, str]]:
     """The relation columns that reference ``table.name`` in ``scope`` reads."""
-    if depth > 64:
-        return set()
+    if depth > MAX_DEPTH:
+        raise SqlError(f"cannot read its columns: {NESTED_TOO_DEEP} (derived tables)")
     source: t.Any = scope.sources.get(table)
     if not table and len(scope.selected_sources) == 1:
         source = next(iter(scope.selected_sources.values()))[1]
