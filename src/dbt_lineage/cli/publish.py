@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.api import locate
 from dbt_lineage.api.stale import warn_if_stale
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import options
@@ -47,7 +48,7 @@ def publish(
     or of a selected command) is refused unless --force is given: it would become the
     newest published version.
     """
-    target_dir = _target_dir(project_dir, target_path)
+    target_dir = locate.target_dir(project_dir, target_path)
     path = Path(lineage_file) if lineage_file else target_dir / "lineage.json"
     rows, checksum, origin, project = _edges(
         path, target_dir, explicit=lineage_file is not None, force=force
@@ -97,8 +98,3 @@ def _edges(
         "manifest.json",
         manifest.metadata.project_name,
     )
-
-
-def _target_dir(project_dir: str, target_path: str | None) -> Path:
-    target_dir = Path(target_path) if target_path else Path("target")
-    return target_dir if target_dir.is_absolute() else Path(project_dir) / target_dir

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from dbt_lineage.api import locate
 from dbt_lineage.api.build_lineage import build_lineage
 from dbt_lineage.artifacts.manifest_code import load_manifest_code
 from dbt_lineage.artifacts.project import load_project
@@ -73,7 +74,7 @@ def report(
     no request.
     """
     started = time.perf_counter()
-    target_dir = _target_dir(project_dir, target_path)
+    target_dir = locate.target_dir(project_dir, target_path)
     if not (target_dir / "manifest.json").is_file():
         load_project(project_dir, target_path)  # raises the usual "no manifest.json" error
     # The command keeps what it makes (the facts, the graph, the page's tables) and makes no
@@ -116,11 +117,6 @@ def _make_directory(directory: Path) -> None:
             f"cannot create the report's directory ({error.strerror}): pass another --output",
             path=directory,
         ) from error
-
-
-def _target_dir(project_dir: str, target_path: str | None) -> Path:
-    target = Path(target_path) if target_path else Path("target")
-    return target if target.is_absolute() else Path(project_dir) / target
 
 
 def _graph(target_dir: Path, checksum: str, project_dir: str) -> LineageGraph:
