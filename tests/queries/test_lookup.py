@@ -12,7 +12,7 @@ from tests.queries.shop_graph import (
 )
 
 from dbt_lineage.errors import SelectionError
-from dbt_lineage.graph.model import NodeType
+from dbt_lineage.graph.model import ColumnNode, LineageGraph, NodeType, RelationNode
 from dbt_lineage.queries.lookup import lookup
 from dbt_lineage.types import ColumnRef
 
@@ -125,3 +125,43 @@ def test_a_column_name_with_dots_is_read_after_a_shorter_node() -> None:
 def test_an_unknown_column_of_the_longest_node_is_reported() -> None:
     with pytest.raises(SelectionError, match="no column named 'amout' in model.shop.stg_orders"):
         lookup(shop_graph(), "shop.stg_orders.amout")
+
+
+def test_a_one_letter_typo_suggests_the_right_name_among_10000_models() -> None:
+    layers, domains = ["stg", "int", "fct", "dim"], ["billing", "sales", "support", "finance"]
+    entities = ["accounts", "invoices", "payments", "tickets", "customers"]
+    names = [
+        f"{layers[i % 4]}_{domains[i // 4 % 4]}__{entities[i // 16 % 5]}_{i}" for i in range(10000)
+    ]
+    wide = names[1000]  # with 500 columns alike
+    graph = LineageGraph(
+        nodes={
+            f"model.shop.{name}": RelationNode(
+                node_id=f"model.shop.{name}", type=NodeType.MODEL, name=name
+            )
+            for name in names
+        },
+        columns={
+            f"model.shop.{name}": {
+                column: ColumnNode(
+                    node_id=f"model.shop.{name}", column=column, type=NodeType.COLUMN, name=column
+                )
+                for column in ([f"metric_{n}_total" for n in range(500)] if name == wide else [])
+            }
+            for name in names
+        },
+    )
+    assert wide == "stg_support__payments_1000"
+    for typo in (
+        "stg_support__paymnts_1000",  # a letter left out
+        "stg_support__paymants_1000",  # a letter changed
+        "stg_support__payments_10000",  # a letter added
+        "stg_suppotr__payments_1000",  # two letters swapped
+    ):
+        with pytest.raises(SelectionError) as raised:
+            lookup(graph, f"{typo}.metric_1_total")
+        assert raised.value.suggestions[0] == wide, (typo, raised.value.suggestions)
+    for typo in ("metric_42_totl", "metrc_42_total", "metric_42_totla"):
+        with pytest.raises(SelectionError) as raised:
+            lookup(graph, f"{wide}.{typo}")
+        assert raised.value.suggestions[0] == "metric_42_total", (typo, raised.value.suggestions)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import typing as t
 
+from dbt_lineage.artifacts.close_matches import close_matches
 from dbt_lineage.errors import SelectionError
 
 
@@ -49,8 +49,8 @@ def resolve_name(name: str, candidates: t.Iterable[NamedNode]) -> str:
             return preferred[0]
         raise SelectionError(f"'{name}' matches several nodes: {', '.join(sorted(matches))}")
     spellings = {node.unique_id: node.name for node in candidates}
-    close = difflib.get_close_matches(rest, set(spellings.values()), n=3, cutoff=0.6)
-    close += difflib.get_close_matches(name, list(spellings), n=3, cutoff=0.6)
+    close = close_matches(rest, set(spellings.values()))
+    close += close_matches(name, list(spellings))
     raise SelectionError(f"no node named '{name}'", suggestions=list(dict.fromkeys(close))[:3])
 
 

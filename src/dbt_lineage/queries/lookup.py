@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import typing as t
 
+from dbt_lineage.artifacts.close_matches import close_matches
 from dbt_lineage.artifacts.names import NamedNode, resolve_name
 from dbt_lineage.errors import SelectionError
 from dbt_lineage.graph.model import LineageGraph, LineageNode, NodeType, short_name
@@ -128,7 +128,7 @@ def _column(graph: LineageGraph, node_id: str, column: str) -> ColumnRef:
             f"'{column}' matches several columns of {node_id}: {', '.join(sorted(folded))}"
         )
     spellings = {name.casefold(): name for name in by_name}
-    close = difflib.get_close_matches(wanted, list(spellings), n=3, cutoff=0.6)
+    close = close_matches(wanted, list(spellings))
     if not by_name:
         raise SelectionError(f"no column named '{column}' in {node_id}: it has no columns")
     raise SelectionError(
