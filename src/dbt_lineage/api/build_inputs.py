@@ -28,19 +28,21 @@ def build_inputs(
     *,
     jobs: int | None,
     node_timeout: float | None,
-    manifest: bool = True,
+    manifest: str | None,
     catalog: bool = True,
 ) -> dict[str, t.Any]:
     """The inputs a build in ``target`` reads now, less the seeds (see ``seed_files``).
 
-    Without ``manifest``, the manifest's digest is None: for a build that is not compared
-    with the last one, and records the sha256 of the manifest it loads instead (the same
-    digest, which loading computes anyway: GitLab's 54 MB cost 0.05 s to hash). Without
-    ``catalog`` (a build that does not read it), the catalog's digest is None.
+    ``manifest`` is the sha256 of the manifest file, which the build computed with the
+    record the index keeps of it (``api.stale.manifest_record``: one read of the file for
+    both). None for a build that is not compared with the last one: that records the sha256
+    of the manifest it loads instead (the same digest, which loading computes anyway:
+    GitLab's 54 MB cost 0.05 s to hash). Without ``catalog`` (a build that does not read
+    it), the catalog's digest is None.
     """
     return {
         "code": _code(),
-        "manifest": file_digest(target / "manifest.json") if manifest else None,
+        "manifest": manifest,
         "catalog": file_digest(target / "catalog.json") if catalog else None,
         "options": [jobs, node_timeout],
     }

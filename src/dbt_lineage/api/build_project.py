@@ -75,12 +75,13 @@ def build_project(
     inputs = None
     manifest_status = None
     if not select and not stream:  # a stream is never read: always built afresh
-        manifest_status = manifest_record(target / "manifest.json")  # before it is read
+        read = manifest_record(target / "manifest.json")  # before the build reads it
+        manifest_status = read.record
         inputs = build_inputs(
             target,
             jobs=jobs,
             node_timeout=node_timeout or None,
-            manifest=not no_cache,
+            manifest=read.digest if not no_cache else None,
             catalog=catalog,
         )
         if not no_cache:

@@ -3,9 +3,10 @@ the rules every command and the Python API share."""
 
 from __future__ import annotations
 
+import typing as t
 from pathlib import Path
 
-from dbt_lineage.api.stale import stale, warn_if_stale
+from dbt_lineage.api.stale import stale
 from dbt_lineage.errors import SelectionError
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.lookup import lookup
@@ -23,16 +24,25 @@ def target_dir(project_dir: str | Path, target_path: str | Path | None) -> Path:
     return target if target.is_absolute() else Path(project_dir) / target
 
 
+class LoadedLineage(t.NamedTuple):
+    """The graph a command answers from, and the warnings it prints on standard error
+    before its answer (this layer never prints)."""
+
+    graph: LineageGraph
+    warnings: tuple[str, ...] = ()
+    """One line each: lineage.json was built from another manifest (``api.stale``)."""
+
+
 def load_lineage(
     project_dir: str | Path,
     target_path: str | Path | None,
     lineage_file: str | Path | None,
     *,
     index: bool = False,
-) -> LineageGraph:
+) -> LoadedLineage:
     """The graph ``dbt-lineage build`` wrote: ``lineage_file``, else
-    ``<target>/lineage.json``, with a warning on standard error when that was built from
-    another manifest than the target's (``api.stale``).
+    ``<target>/lineage.json``, with a warning when that was built from another manifest
+    than the target's (``api.stale``).
 
     With ``index``, read from the query index beside it when that is fresh (a graph for
     walks from one column or node: see ``graph.indexed_graph``), else from lineage.json.
@@ -43,9 +53,10 @@ def load_lineage(
     target = target_dir(project_dir, target_path)
     path = Path(lineage_file) if lineage_file is not None else target / "lineage.json"
     graph = _load(path, index)
-    if lineage_file is None:
-        warn_if_stale(path, target / "manifest.json", graph.metadata.manifest_checksum)
-    return graph
+    if lineage_file is not None:  # an explicit file is not compared with the target's
+        return LoadedLineage(graph)
+    warning = stale(path, target / "manifest.json", graph.metadata.manifest_checksum)
+    return LoadedLineage(graph, (warning,) if warning else ())
 
 
 def _load(path: Path, index: bool) -> LineageGraph:

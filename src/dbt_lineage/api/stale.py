@@ -1,17 +1,20 @@
 """Say so when lineage.json was built from another manifest than the one dbt wrote since.
 
 The rule. A full ``dbt-lineage build`` records, in the query index beside lineage.json, the
-manifest.json it read: its size and modification time, and the sha256 of its content less
-its ``metadata`` (which holds the invocation id and time: ``dbt compile`` run again on the
-same code writes the same content with new metadata). A command that answers from
-lineage.json compares that with ``<target>/manifest.json`` now:
+manifest.json it read: its size and modification time, and the sha256 and the size of its
+content less its ``metadata`` (which holds the invocation id and time: ``dbt compile`` run
+again on the same code writes the same content with new metadata). A command that answers
+from lineage.json compares that with ``<target>/manifest.json`` now:
 
 1. the same size and time: the same file (a stat, nothing read);
-2. else the same content digest (a streamed read, about 0.2 s per 100 MB): the same
+2. else, content of another size (the file's size less its ``metadata``, read from its
+   first bytes): another manifest, without reading the rest;
+3. else the same content digest (a streamed read, about 0.1 s per 100 MB): the same
    manifest, and the index records the file's new size and time, so that the next command
    is back to step 1;
-3. else (or without an index: lineage.json's own ``manifest_checksum``, of the whole file,
-   is compared) another manifest: one warning line on standard error, with how to rebuild.
+4. else (or without an index: lineage.json's own ``manifest_checksum``, of the whole file,
+   is compared) another manifest: :func:`stale` returns the warning the commands print, one
+   line on standard error, with how to rebuild (nothing in this layer prints).
 
 A manifest that differs only in what lineage does not read (``dbt run`` compiles the tests
 too, ``dbt test`` leaves models uncompiled) is another manifest all the same: the rule
@@ -29,8 +32,6 @@ import os
 import typing as t
 from pathlib import Path
 
-import click
-
 from dbt_lineage.graph.index_meta import index_meta
 
 MANIFEST = "manifest"
@@ -43,7 +44,7 @@ _HEAD = b'{"metadata": '
 
 
 def stale(lineage_path: Path, manifest_path: Path, checksum: str | None) -> str | None:
-    """The warning to print when ``lineage_path`` (whose metadata records ``checksum``, the
+    """The warning a command prints when ``lineage_path`` (whose metadata records ``checksum``, the
     sha256 of the manifest file it was built from) was built from another manifest than
     ``manifest_path``; None when it was, or when there is nothing to compare.
 
@@ -70,11 +71,11 @@ def _stale(
     if recorded.get("file") == [status.st_size, status.st_mtime_ns]:
         return None
     if recorded.get("content"):
-        if manifest_digest(manifest_path)[1] == recorded["content"]:
+        if _same_content(manifest_path, status, recorded):
             recorded["file"] = [status.st_size, status.st_mtime_ns]
             index_meta(lineage_path, update={MANIFEST: json.dumps(recorded)})
             return None
-    elif not checksum or manifest_digest(manifest_path)[0] == checksum:
+    elif not checksum or _digests(manifest_path, content=False)[0] == checksum:
         return None
     return (
         f"Warning: {lineage_path} was built from another manifest.json than {manifest_path} "
@@ -83,52 +84,93 @@ def _stale(
     )
 
 
-def warn_if_stale(lineage_path: Path, manifest_path: Path, checksum: str | None) -> None:
-    """Print :func:`stale`'s warning on standard error, if any."""
-    warning = stale(lineage_path, manifest_path, checksum)
-    if warning:
-        click.secho(warning, fg="yellow", err=True)
+class ManifestRecord(t.NamedTuple):
+    """What a build records of the manifest it is about to read (see the module)."""
+
+    record: str | None
+    """The JSON the index keeps under ``MANIFEST``: the file's size and time, its content's
+    digest and size; None when there is no manifest."""
+    digest: str | None
+    """The sha256 of the whole file (the build's ``inputs`` record it too: one read)."""
 
 
-def manifest_record(manifest_path: Path) -> str | None:
-    """What the index records of the manifest a build is about to read (JSON), or None
-    when there is none: its size and time, and its content digest (see the module)."""
-    try:
-        status = manifest_path.stat()
-    except OSError:
-        return None
-    content = manifest_digest(manifest_path)[1]
-    if content is None:
-        return None
-    return json.dumps({"file": [status.st_size, status.st_mtime_ns], "content": content})
-
-
-def manifest_digest(path: Path) -> tuple[str | None, str | None]:
-    """The sha256 of the file, and of its content less a leading ``metadata`` object (the
-    whole file's when it does not start with one, as dbt writes it); None, None when it
-    cannot be read.
+def manifest_record(manifest_path: Path) -> ManifestRecord:
+    """What the index records of the manifest a build is about to read, and the sha256 of
+    the whole file, from one read.
 
     >>> import tempfile, os
     >>> one, two = (tempfile.NamedTemporaryFile("w", delete=False) for _ in range(2))
     >>> _ = one.write('{"metadata": {"invocation_id": "a"}, "nodes": {}}'); one.close()
-    >>> _ = two.write('{"metadata": {"invocation_id": "b"}, "nodes": {}}'); two.close()
-    >>> [manifest_digest(Path(f.name))[1] for f in (one, two)].count(None), (
-    ...     manifest_digest(Path(one.name))[1] == manifest_digest(Path(two.name))[1])
-    (0, True)
+    >>> _ = two.write('{"metadata": {"invocation_id": "bb"}, "nodes": {}}'); two.close()
+    >>> first, second = (manifest_record(Path(f.name)) for f in (one, two))
+    >>> [json.loads(r.record)["content"] for r in (first, second)].count(None)
+    0
+    >>> json.loads(first.record)["content"] == json.loads(second.record)["content"]
+    True
+    >>> json.loads(first.record)["content_size"], first.digest == second.digest
+    (14, False)
     >>> os.unlink(one.name); os.unlink(two.name)
+    >>> manifest_record(Path("/nowhere/manifest.json"))
+    ManifestRecord(record=None, digest=None)
     """
-    whole, content = hashlib.sha256(), hashlib.sha256()
+    try:
+        status = manifest_path.stat()
+    except OSError:
+        return ManifestRecord(None, None)
+    whole, content, size = _digests(manifest_path)
+    if content is None:
+        return ManifestRecord(None, None)
+    file = [status.st_size, status.st_mtime_ns]
+    record = {"file": file, "content": content, "content_size": size}
+    return ManifestRecord(json.dumps(record), whole)
+
+
+def _digests(
+    path: Path, *, whole: bool = True, content: bool = True
+) -> tuple[str | None, str | None, int]:
+    """The sha256 of the file (when ``whole``), and of its content less a leading
+    ``metadata`` object (when ``content``; the whole file's when it does not start with one,
+    as dbt writes it), with that content's size in bytes; None, None, 0 when it cannot be
+    read."""
+    whole_digest, content_digest, size = hashlib.sha256(), hashlib.sha256(), 0
     try:
         with open(path, "rb") as stream:
             head = stream.read(_CHUNK)
-            whole.update(head)
-            content.update(head[_metadata_end(head) :])
+            if whole:
+                whole_digest.update(head)
+            rest = head[_metadata_end(head) :]
+            size = len(rest)
+            if content:
+                content_digest.update(rest)
             while chunk := stream.read(_CHUNK):
-                whole.update(chunk)
-                content.update(chunk)
+                size += len(chunk)
+                if whole:
+                    whole_digest.update(chunk)
+                if content:
+                    content_digest.update(chunk)
     except OSError:
-        return None, None
-    return whole.hexdigest(), content.hexdigest()
+        return None, None, 0
+    return (
+        whole_digest.hexdigest() if whole else None,
+        content_digest.hexdigest() if content else None,
+        size,
+    )
+
+
+def _same_content(path: Path, status: os.stat_result, recorded: dict[str, t.Any]) -> bool:
+    """Whether the manifest at ``path`` has the content ``recorded``: content of another size
+    (read from the file's first bytes, where its ``metadata`` ends) is not, the rest unread;
+    else the digests are compared. An index written before sizes were recorded has none."""
+    size = recorded.get("content_size")
+    if size is not None:
+        try:
+            with open(path, "rb") as stream:
+                start = _metadata_end(stream.read(_CHUNK))
+        except OSError:
+            return False
+        if status.st_size - start != size:
+            return False
+    return _digests(path, whole=False)[1] == recorded["content"]
 
 
 def _metadata_end(head: bytes) -> int:

@@ -15,6 +15,7 @@ from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.api.project_coverage import classify_project
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import exit_codes, options
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.classify_json import classify_json
 from dbt_lineage.outputs.classify_text import classify_text
@@ -72,7 +73,9 @@ def classify(
     """
     if write_yaml and only:
         raise click.UsageError("--write-yaml writes every class of a column: drop --class")
-    graph = load_lineage(project_dir, target_path, lineage_file)
+    loaded = load_lineage(project_dir, target_path, lineage_file)
+    warn(loaded.warnings)
+    graph = loaded.graph
     target = target_dir(project_dir, target_path)
     gated = [*fail_on_exposure, *fail_on_unmasked]
     wanted = tuple(dict.fromkeys([*only, *gated])) if only else ()

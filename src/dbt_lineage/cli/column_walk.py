@@ -9,6 +9,7 @@ import click
 from dbt_lineage.api.locate import column_target, load_lineage
 from dbt_lineage.cli import options
 from dbt_lineage.cli.impact import depth, render
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.queries.impact import DIRECT_KINDS, INDIRECT_KINDS
 
 NAMES = """
@@ -59,7 +60,9 @@ def column_walk(name: str, walk: t.Callable[..., t.Any], doc: str, *, rows: bool
         depth: int | None,
         kinds: tuple[str, ...],
     ) -> None:
-        graph = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
+        loaded = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
+        warn(loaded.warnings)
+        graph = loaded.graph
         report = walk(
             graph,
             column_target(graph, column, project_dir, target_path),

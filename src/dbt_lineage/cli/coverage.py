@@ -10,6 +10,7 @@ import click
 from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.api.project_coverage import project_coverage
 from dbt_lineage.cli import exit_codes, options
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.outputs.coverage_json import coverage_json
 from dbt_lineage.outputs.coverage_markdown import coverage_markdown
 from dbt_lineage.outputs.coverage_text import coverage_text
@@ -77,7 +78,9 @@ def coverage(
     classified, reaching an exposure; orphan columns; models no exposure uses."""
     if fail_on_break and base is None:
         raise click.UsageError("--fail-on-break needs --base")
-    graph = load_lineage(project_dir, target_path, lineage_file)
+    loaded = load_lineage(project_dir, target_path, lineage_file)
+    warn(loaded.warnings)
+    graph = loaded.graph
     report, thresholds, breaks = project_coverage(
         graph,
         project_dir=project_dir,

@@ -8,6 +8,7 @@ import click
 from dbt_lineage.api.locate import load_lineage, target_dir
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import options
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.outputs.docs_json import docs_json
 from dbt_lineage.outputs.docs_text import docs_text
 from dbt_lineage.outputs.writeback_text import writeback_text
@@ -45,7 +46,9 @@ def docs(
     inherits from the documented column it copies, with its source."""
     if not inherit:
         raise click.UsageError("give --inherit (propose inherited descriptions)")
-    graph = load_lineage(project_dir, target_path, lineage_file)
+    loaded = load_lineage(project_dir, target_path, lineage_file)
+    warn(loaded.warnings)
+    graph = loaded.graph
     proposals = doc_inheritance(graph, index=edge_index(graph)).inherited()
     if output_format == "json":
         click.echo(docs_json(proposals))

@@ -12,6 +12,7 @@ import click
 from dbt_lineage.api.locate import find, load_lineage
 from dbt_lineage.api.results import column_descriptions
 from dbt_lineage.cli import options
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.outputs.impact_text import impact_text
 from dbt_lineage.queries.impact import ImpactReport
@@ -54,7 +55,9 @@ def impact(
     NODE is written as dbt does: orders, shop.orders, model.shop.orders,
     source:ecom.raw_orders, exposure:weekly_revenue.
     """
-    graph = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
+    loaded = load_lineage(project_dir, target_path, lineage_file, index=not no_index)
+    warn(loaded.warnings)
+    graph = loaded.graph
     key = find(graph, target, project_dir, target_path)
     report = impact_of(graph, key, include_indirect=include_indirect, depth=depth)
     click.echo(render(report, output_format, graph))

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import click
 
-from dbt_lineage.api.stale import warn_if_stale
+from dbt_lineage.api.stale import stale
 from dbt_lineage.artifacts.project import ProjectArtifacts, load_project
 from dbt_lineage.artifacts.raw_code import raw_code
 from dbt_lineage.artifacts.run_results import load_run_results
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.errors import ArtifactError, DbtLineageError
 from dbt_lineage.files import describe, is_stream
 from dbt_lineage.graph.build import build_graph
@@ -265,7 +266,7 @@ def _graph(project_dir: str, artifacts: ProjectArtifacts, lineage_file: str | No
         graph = load_graph(path)
         if not lineage_file:
             manifest = artifacts.target_path / "manifest.json"
-            warn_if_stale(path, manifest, graph.metadata.manifest_checksum)
+            warn([stale(path, manifest, graph.metadata.manifest_checksum)])
         return graph
     cache = LineageCache(artifacts.target_path / CACHE_FILE)
     lineage = resolve_project(artifacts, project_dir=project_dir, cache=cache)

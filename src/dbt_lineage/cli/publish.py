@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from dbt_lineage.api import locate
-from dbt_lineage.api.stale import warn_if_stale
+from dbt_lineage.api.stale import stale
 from dbt_lineage.artifacts.manifest import load_manifest
 from dbt_lineage.cli import options
 from dbt_lineage.cli.open_warehouse import open_warehouse
+from dbt_lineage.cli.warn import warn
 from dbt_lineage.errors import DbtLineageError
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.outputs.warehouse import publish as writer
@@ -72,7 +73,7 @@ def _edges(
     if path.is_file() or explicit:
         graph = load_graph(path)
         if not explicit:
-            warn_if_stale(path, target_dir / "manifest.json", graph.metadata.manifest_checksum)
+            warn([stale(path, target_dir / "manifest.json", graph.metadata.manifest_checksum)])
         lost = sorted(
             {d.node_id for d in graph.diagnostics if d.reason == UnresolvedReason.NO_COMPILED_SQL}
         )
