@@ -12,7 +12,9 @@ its lineage (unless ``lineage.json`` and its index are there), as ``bench_impact
 
 Usage::
 
-    python benchmarks/bench_errors.py [--models 10000] [--out DIR] [--repeat 3]
+    python benchmarks/bench_errors.py [--models 10000] [--out DIR] [--repeat 3] [--docs]
+
+``--docs`` also writes the table into docs/performance.md (``benchkit.docs_figures``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import typing as t
 from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.docs_figures import docs_figures
+from benchkit.engine import engine
 from benchkit.indexed_project import indexed_project
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
@@ -124,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     model, column = _names(target / "lineage.index.sqlite")
     size = (target / "manifest.json").stat().st_size / 2**20
     print(
-        f"{args.models} models (manifest {size:.0f} MB); cpus: {os.cpu_count()}, load average: "
-        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        f"{args.models} models (manifest {size:.0f} MB); SQL engine: {engine(args.dbt_lineage)}; "
+        f"cpus: {os.cpu_count()}, load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(f"{'command':<36} {'wall s':>7} {'cpu':>6} {'RSS MB':>7}  {'':<4} what it said")
     cases = _cases(model, column)
@@ -143,4 +147,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(docs_figures("bench_errors", main))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
-from synth_dbt import generate_project
-
 from benchkit.process import run_measured
+
+GENERATE = Path(__file__).resolve().parents[1] / "generate_project.py"
 
 
 def indexed_project(project: Path, models: int, *, seed: int, dbt_lineage: str) -> Path:
@@ -14,7 +16,10 @@ def indexed_project(project: Path, models: int, *, seed: int, dbt_lineage: str) 
     its ``lineage.json`` and query index (built unless there); its target directory."""
     target = project / "target"
     if not (target / "manifest.json").is_file():
-        generate_project(models, project, seed=seed, with_catalog=True)
+        # In a process of its own: one that grew to hold the project would pass its size on
+        # to the commands timed after it (a forked child's peak RSS starts at its parent's).
+        generate = [sys.executable, str(GENERATE), "--models", str(models), "--out", str(project)]
+        subprocess.run([*generate, "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
     if not (target / "lineage.json").is_file() or not (target / "lineage.index.sqlite").is_file():
         built = run_measured([dbt_lineage, "build", "--project-dir", str(project)])
         if built.returncode != 0:
