@@ -44,9 +44,9 @@ _HEAD = b'{"metadata": '
 
 
 def stale(lineage_path: Path, manifest_path: Path, checksum: str | None) -> str | None:
-    """The warning a command prints when ``lineage_path`` (whose metadata records ``checksum``, the
-    sha256 of the manifest file it was built from) was built from another manifest than
-    ``manifest_path``; None when it was, or when there is nothing to compare.
+    """The warning a command prints when ``lineage_path`` (whose metadata records
+    ``checksum``, the sha256 of the manifest file it was built from) was built from another
+    manifest than ``manifest_path``; None when it was, or when there is nothing to compare.
 
     >>> stale(Path("/nowhere/lineage.json"), Path("/nowhere/manifest.json"), "00") is None
     True
