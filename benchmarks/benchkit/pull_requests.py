@@ -203,8 +203,10 @@ def _other_database(head: Manifest) -> str:
     pattern = re.compile(rf'(?<![\w"])("?)({moved})\1\.([\w$"]+(?:\.[\w$"]+)?)')
 
     def move(text: str, raw: str) -> str:
+        by_hand = {match.group(0) for match in pattern.finditer(raw)}
+
         def moved_name(match: re.Match[str]) -> str:
-            if match.group(0) in raw:
+            if match.group(0) in by_hand:
                 return match.group(0)  # written by hand, not rendered by dbt
             quote, database, rest = match.groups()
             return f"{quote}{database}_CI{quote}.{rest}"
