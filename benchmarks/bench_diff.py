@@ -16,9 +16,12 @@ prints what changed, the verdict and what is impacted, and:
 a filter), median wall seconds cold (floor 20 s) and warm (floor 3 s), and the Markdown
 comment's length for that change and for a huge one (floor 60,000 characters).
 
+Every floor holds for each pull request (not only for the median). ``--docs`` writes what it
+prints into ``docs/diff.md`` ("Speed on a real project"), with the machine, date and load.
+
 Usage::
 
-    python benchmarks/bench_diff.py [MANIFEST] [--kinds rename,logic] [--repeat 1]
+    python benchmarks/bench_diff.py [MANIFEST] [--kinds rename,logic] [--repeat 1] [--docs]
     python benchmarks/bench_diff.py --synthetic [--models 1000] [--changed 20] [--repeat 3]
 """
 
@@ -27,12 +30,15 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import shutil
 import sys
 from pathlib import Path
 
 from benchkit.dbt_lineage_option import dbt_lineage_option
+from benchkit.docs_figures import docs_figures
+from benchkit.engine import engine
 from benchkit.process import Run, run_measured
 from benchkit.pull_requests import KINDS, pull_request
 from benchkit.stats import median
@@ -40,6 +46,8 @@ from synth_dbt import generate_project
 
 HERE = Path(__file__).resolve().parent
 GITLAB = HERE.parent.parent / "shared" / "corpus" / "gitlab" / "manifest.json.gz"
+PAGE = HERE.parent / "docs" / "diff.md"
+"""``--docs`` writes the figures into this page's ``bench_diff`` block."""
 FLOORS = {"cold": 20.0, "warm": 3.0, "markdown": 60_000}
 GITLAB_FLOORS = {"cold_cpu": 20.0, "warm_cpu": 5.0, "peak_mb": 800.0}
 
@@ -149,14 +157,27 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok else 1
 
 
-def _changes(changes: list[dict]) -> str:
-    """The first changed nodes and their class, and how many more."""
-    shown = ", ".join(f"{c['node'].split('.')[-1]} {c['class']}" for c in changes[:3])
-    return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "") or "none"
+def _classes(changes: list[dict]) -> str:
+    """How many changed nodes of each class ("1 breaking, 1 partial"), or "none": no node
+    names, which are the manifest's (the figures go into the docs)."""
+    counts: dict[str, int] = {}
+    for change in changes:
+        counts[change["class"]] = counts.get(change["class"], 0) + 1
+    if len(changes) == 1:
+        return changes[0]["class"]
+    return ", ".join(f"{count} {klass}" for klass, count in counts.items()) or "no change"
+
+
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
 
 
 def _gitlab(args: argparse.Namespace) -> int:
-    """One scripted pull request of each kind on the manifest: cold and warm diffs."""
+    """One scripted pull request of each kind on the manifest: cold and warm diffs. What
+    each pull request edited (the manifest's names) goes to stderr, not into the figures."""
     out = Path(args.out) / "gitlab"
     source = Path(args.manifest)
     opener = gzip.open if source.suffix == ".gz" else open
@@ -167,14 +188,18 @@ def _gitlab(args: argparse.Namespace) -> int:
     (base / "target").mkdir(parents=True, exist_ok=True)
     (base / "target" / "manifest.json").write_text(text)
     nodes = sum(1 for n in manifest["nodes"].values() if n["resource_type"] == "model")
-    print(f"{source.name}: {nodes:,} models; one pull request of each kind\n")
-    print("| pull request | verdict | changes | impacted models, columns, exposures | broken "
-          "| cold CPU | cold wall | peak RSS | warm CPU |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"Manifest: {source.name}, {nodes:,} models, {_dialect(manifest)}")
+    print(f"SQL engine: {engine(args.dbt_lineage)}")
+    print("One scripted pull request of each kind; the changed node(s) by class; load: the "
+          "1-minute load average after the cold run\n")  # fmt: skip
+    print("| pull request | verdict | changed | impacted models, columns, exposures | broken "
+          "| cold CPU | cold wall | peak RSS | warm CPU | load |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
     cold: list[Run] = []
     warm: list[Run] = []
     for kind in args.kinds.split(","):
         head_manifest, what = pull_request(text, kind, seed=args.seed)
+        print(what, file=sys.stderr)
         head = out / kind
         (head / "target").mkdir(parents=True, exist_ok=True)
         (head / "target" / "manifest.json").write_text(json.dumps(head_manifest))
@@ -182,16 +207,19 @@ def _gitlab(args: argparse.Namespace) -> int:
         for _ in range(args.repeat or 1):
             _clean(base, head)
             cold.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
+            load = _load()
             warm.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
         document = json.loads(result.read_text())
         impacted = document["impacted"]
+        print(", ".join(f"{c['node']} {c['class']}" for c in document["changes"]) or "none",
+              file=sys.stderr)  # fmt: skip
         print(
-            f"| {what} | {document['verdict']} | "
-            + _changes(document["changes"])
+            f"| {kind.replace('_', ' ')} | {document['verdict']} | "
+            + _classes(document["changes"])
             + f" | {len(impacted['models'])}, {len(impacted['columns'])}, "
             f"{len(impacted['exposures'])} | {len(document['broken_references'])} | "
             f"{cold[-1].cpu_s:.1f} s | {cold[-1].seconds:.1f} s | {cold[-1].max_rss_mb:.0f} MB | "
-            f"{warm[-1].cpu_s:.1f} s |"
+            f"{warm[-1].cpu_s:.1f} s | {load} |"
         )
     figures = {
         "cold_cpu": median([r.cpu_s for r in cold]),
@@ -199,15 +227,25 @@ def _gitlab(args: argparse.Namespace) -> int:
         "peak_mb": max(r.max_rss_mb for r in cold + warm),
     }
     print(
-        f"\nmedian cold CPU {figures['cold_cpu']:.2f} s (floor {GITLAB_FLOORS['cold_cpu']:.0f} s; "
-        f"max {max(r.cpu_s for r in cold):.2f} s), median warm CPU {figures['warm_cpu']:.2f} s "
-        f"(floor {GITLAB_FLOORS['warm_cpu']:.0f} s), peak RSS {figures['peak_mb']:.0f} MB "
-        f"(floor {GITLAB_FLOORS['peak_mb']:.0f} MB)"
+        f"\ncold CPU: median {figures['cold_cpu']:.1f} s, {min(r.cpu_s for r in cold):.1f} to "
+        f"{max(r.cpu_s for r in cold):.1f} s (floor {GITLAB_FLOORS['cold_cpu']:.0f} s); "
+        f"warm CPU: median {figures['warm_cpu']:.1f} s, {min(r.cpu_s for r in warm):.1f} to "
+        f"{max(r.cpu_s for r in warm):.1f} s (floor {GITLAB_FLOORS['warm_cpu']:.0f} s); "
+        f"peak RSS {figures['peak_mb']:.0f} MB (floor {GITLAB_FLOORS['peak_mb']:.0f} MB)"
     )
-    ok = all(figures[key] <= floor for key, floor in GITLAB_FLOORS.items())
-    print("floors met" if ok else "FLOORS MISSED")
+    worst = {
+        "cold_cpu": max(r.cpu_s for r in cold),
+        "warm_cpu": max(r.cpu_s for r in warm),
+        "peak_mb": figures["peak_mb"],
+    }
+    ok = all(worst[key] <= floor for key, floor in GITLAB_FLOORS.items())
+    print("floors met by every pull request" if ok else "FLOORS MISSED")
     return 0 if ok else 1
 
 
+def _dialect(manifest: dict) -> str:
+    return str(manifest.get("metadata", {}).get("adapter_type") or "no adapter")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(docs_figures("bench_diff", main, PAGE))

@@ -1,9 +1,10 @@
 """Benchmarks write their figures into the documentation, with the machine and the date.
 
 A script runs its ``main`` through ``docs_figures(name, main)``: what it prints goes to the
-terminal as before and, given ``--docs``, also into ``docs/performance.md`` between the
-markers ``<!-- benchmark NAME: start -->`` and ``<!-- benchmark NAME: end -->``, under a
-line saying when, on what machine and at what load it was measured, and by which command.
+terminal as before and, given ``--docs``, also into ``docs/performance.md`` (or the page the
+script names: ``bench_diff`` writes into ``docs/diff.md``) between the markers
+``<!-- benchmark NAME: start -->`` and ``<!-- benchmark NAME: end -->``, under a line
+saying when, on what machine and at what load it was measured, and by which command.
 So the page's figures are the ones a script printed, never typed by hand.
 """
 

@@ -186,7 +186,10 @@ _EDITS: dict[str, t.Callable[[exp.Select], str | None]] = {
 def _other_database(head: Manifest) -> str:
     """The same project compiled into other databases (a production manifest against a CI
     build): every database the models live in (and no source) gets a ``_CI`` suffix, in
-    relation names and compiled SQL alike (user functions qualified by it included)."""
+    relation names and in what dbt rendered into compiled SQL (``ref``s, user functions
+    qualified by ``target.database``). A name the model's code writes by hand (a string
+    literal, a comment, a relation named without ``ref``) stays as written, as it would in a
+    real CI build."""
     sources = {str(n.get("database")) for n in head["sources"].values()}
     databases = sorted(
         {
@@ -196,15 +199,25 @@ def _other_database(head: Manifest) -> str:
         }
         - sources  # the raw data stays where the loaders put it
     )
-    pattern = re.compile(r'(?<![\w"])("?)(' + "|".join(map(re.escape, databases)) + r")\1\.")
+    moved = "|".join(map(re.escape, databases))
+    pattern = re.compile(rf'(?<![\w"])("?)({moved})\1\.([\w$"]+(?:\.[\w$"]+)?)')
 
-    def move(text: str) -> str:
-        return pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}_CI{m.group(1)}.", text)
+    def move(text: str, raw: str) -> str:
+        by_hand = {match.group(0) for match in pattern.finditer(raw)}
+
+        def moved_name(match: re.Match[str]) -> str:
+            if match.group(0) in by_hand:
+                return match.group(0)  # written by hand, not rendered by dbt
+            quote, database, rest = match.groups()
+            return f"{quote}{database}_CI{quote}.{rest}"
+
+        return pattern.sub(moved_name, text)
 
     for node in head["nodes"].values():
         if node.get("database") in databases:
             node["database"] = f"{node['database']}_CI"
-        for key in ("relation_name", "compiled_code"):
-            if node.get(key):
-                node[key] = move(node[key])
+        if node.get("relation_name"):
+            node["relation_name"] = move(node["relation_name"], "")
+        if node.get("compiled_code"):
+            node["compiled_code"] = move(node["compiled_code"], node.get("raw_code") or "")
     return f"noop_other_database: every model moved from {', '.join(databases)} to *_CI"

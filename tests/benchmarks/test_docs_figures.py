@@ -1,5 +1,6 @@
-"""Benchmarks write what they print into the performance page, with machine and date; every
-figure block on that page was written by a script that exists."""
+"""Benchmarks write what they print into the performance page (or, for ``bench_diff``, the
+diff page), with machine and date; every figure block on those pages was written by a script
+that exists."""
 
 from __future__ import annotations
 
@@ -88,9 +89,10 @@ def test_a_page_without_the_markers_is_refused(
         docs_figures("bench_y", lambda: 0, page)
 
 
-def test_every_figure_block_of_the_page_was_written_by_a_script() -> None:
-    blocks = _MARKERS.findall(PAGE.read_text())
-    assert len(blocks) >= 4
+@pytest.mark.parametrize(("page", "least"), [(PAGE, 4), (REPO / "docs" / "diff.md", 1)])
+def test_every_figure_block_of_the_page_was_written_by_a_script(page: Path, least: int) -> None:
+    blocks = _MARKERS.findall(page.read_text())
+    assert len(blocks) >= least
     for name, block in blocks:
         assert (REPO / "benchmarks" / f"{name}.py").is_file(), name
         stamp = rf"Measured \d{{4}}-\d\d-\d\d \d\d:\d\d UTC by `python {name}\.py.*--docs` on \d+ "

@@ -10,6 +10,7 @@ import time
 import typing as t
 from pathlib import Path
 
+from dbt_lineage.artifacts.manifest import Manifest
 from dbt_lineage.artifacts.names import resolve_name
 from dbt_lineage.artifacts.project import load_project
 from dbt_lineage.errors import DbtLineageError
@@ -48,6 +49,7 @@ def build_lineage(
     progress: t.Callable[[int, int], None] | None = None,
     cache: LineageCache | None = None,
     catalog: bool = True,
+    manifest: Manifest | None = None,
 ) -> Built:
     """Resolve the project's lineage and write it.
 
@@ -57,14 +59,15 @@ def build_lineage(
     it writes only what it resolved there. The cache forgets stale entries only on full
     builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
     between its two sides, so the second costs only what differs. Without ``catalog``,
-    catalog.json is not read (columns come from the manifest and the SQL alone).
+    catalog.json is not read (columns come from the manifest and the SQL alone). ``manifest``:
+    the target's manifest.json, when the caller has loaded it (not read again).
 
     Raises:
         DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
     """
     started = time.perf_counter()
     with collections_paused():
-        artifacts = load_project(project_dir, target_path, catalog=catalog)
+        artifacts = load_project(project_dir, target_path, catalog=catalog, manifest=manifest)
         relations = artifacts.manifest.relation_nodes()
         selected = _selected(select, relations) if select else None
         lineage = resolve_project(

@@ -84,6 +84,7 @@ def side_lineage(
         target.resolve(),
         cache=cache,
         jobs=jobs,
+        manifest=manifest,  # read once: GitLab's takes 0.5 s of CPU to load
     )
     return Side(
         manifest,

@@ -31,6 +31,7 @@ def load_project(
     *,
     run_results: bool = False,
     catalog: bool = True,
+    manifest: Manifest | None = None,
 ) -> ProjectArtifacts:
     """Load ``manifest.json`` (required), ``catalog.json`` (when present) and, when asked,
     ``run_results.json`` (when present).
@@ -41,6 +42,9 @@ def load_project(
             A relative path is taken relative to ``project_dir``, as dbt does.
         run_results: also load ``run_results.json``.
         catalog: load ``catalog.json`` (False: resolve from the manifest alone).
+        manifest: the target's ``manifest.json`` when the caller has loaded it already
+            (``diff`` reads it to see whether a side's lineage.json is current): not read
+            again.
 
     Raises:
         ArtifactError: the manifest is missing or unreadable, or an artifact that exists
@@ -62,8 +66,9 @@ def load_project(
             "no manifest.json: run `dbt compile` (or `dbt build`) first, or pass --target-path",
             path=manifest_path,
         )
-    manifest = load_manifest(manifest_path)
-    release_memory()  # the parser's buffers for a large manifest
+    if manifest is None:
+        manifest = load_manifest(manifest_path)
+        release_memory()  # the parser's buffers for a large manifest
     catalog_path = target / "catalog.json"
     found = load_catalog(catalog_path) if catalog and catalog_path.is_file() else None
     warnings: tuple[str, ...] = ()

@@ -16,7 +16,7 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.queries.column_changes import REMOVED, RENAMED_PREFIX
 from dbt_lineage.queries.diff_side import DiffSide
-from dbt_lineage.queries.node_changes import NodeChange
+from dbt_lineage.queries.modified_node import NodeChange
 from dbt_lineage.sql.normal_form import normal_form
 from dbt_lineage.sql.relation_reads import relation_reads
 from dbt_lineage.types import ColumnRef, EdgeKind

@@ -21,7 +21,7 @@ from dbt_lineage.queries.broken_references import BrokenReference
 from dbt_lineage.queries.column_changes import REMOVED
 from dbt_lineage.queries.diff_side import DiffSide
 from dbt_lineage.queries.inferred_types import inferred_types
-from dbt_lineage.queries.node_changes import NodeChange
+from dbt_lineage.queries.modified_node import NodeChange
 from dbt_lineage.sql.type_match import type_match
 from dbt_lineage.types import ColumnRef, EdgeKind
 

@@ -21,7 +21,8 @@ from dbt_lineage.queries.column_changes import REMOVED, RETYPED
 from dbt_lineage.queries.contract_types import contract_types
 from dbt_lineage.queries.diff_impact import Impacted, ImpactedColumn, diff_impact
 from dbt_lineage.queries.diff_side import DiffSide
-from dbt_lineage.queries.node_changes import NodeChange, node_changes
+from dbt_lineage.queries.modified_node import NodeChange
+from dbt_lineage.queries.node_changes import node_changes
 from dbt_lineage.types import ColumnRef
 
 SCHEMA_VERSION = 1

@@ -18,7 +18,7 @@ import typing as t
 from dbt_lineage.graph.model import ExposureNode, NodeType
 from dbt_lineage.queries.column_changes import ADDED, LOGIC, REMOVED, RENAMED_PREFIX, RETYPED
 from dbt_lineage.queries.diff_side import DiffSide
-from dbt_lineage.queries.node_changes import NodeChange
+from dbt_lineage.queries.modified_node import NodeChange
 from dbt_lineage.types import ColumnRef, EdgeKind
 
 WHOLE = ("breaking", "unknown")

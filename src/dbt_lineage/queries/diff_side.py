@@ -112,6 +112,13 @@ def same_code(old: NodeFacts, new: NodeFacts) -> bool | None:
     return None
 
 
+def changed_macros(node_id: str, base: DiffSide, head: DiffSide) -> str:
+    """'macro(s) a, b' whose text differs between the sides among those the node calls."""
+    called = dict.fromkeys((*base.nodes[node_id].macros, *head.nodes[node_id].macros))
+    changed = [m for m in called if base.macros.get(m) != head.macros.get(m)]
+    return f"macro(s) {', '.join(changed)}" if changed else ""
+
+
 @dataclasses.dataclass
 class DiffSide:
     """A side's graph, its nodes' facts, and how its SQL names relations."""
