@@ -18,7 +18,7 @@ import typing as t
 
 from dbt_lineage.errors import WarehouseError
 from dbt_lineage.outputs.warehouse.connection import Warehouse
-from dbt_lineage.queries.provenance import InvocationRow, NodeRunRow, RunInputRow
+from dbt_lineage.queries.instance_graph import InvocationRow, NodeRunRow, RunInputRow
 from dbt_lineage.types import RunRef
 
 TABLES = ("lineage_invocations", "lineage_node_runs", "lineage_run_inputs")
@@ -63,7 +63,7 @@ _READ_COLUMNS = {
 
 
 class InstanceReader:
-    """An ``InstanceSource`` (queries/provenance.py) over the warehouse tables."""
+    """An ``InstanceSource`` (queries/instance_graph.py) over the warehouse tables."""
 
     def __init__(self, warehouse: Warehouse, archive: Warehouse | None = None) -> None:
         self.warehouse = warehouse
