@@ -40,14 +40,15 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import Rows, create, family, load, perturbed, random_table, reorder, run
+from .oracle_data import PROFILES, Rows, create, family, load, perturbed, random_table, reorder, run
+from .oracle_steps import steps_moved, tie_probes, tied
 
 Key = tuple[tuple[str, ...], str]
 """A source column: its table's name parts and its name, case-folded (DuckDB's matching)."""
 
-PERTURBATIONS = ((1, 2), (0, 1))
+PERTURBATIONS = ((1, 2), (0, 1, 2))
 """Perturbations of each column on the first data set (values no other row has, NULL) and on
-each further one while an edge is pending (a fresh draw from the domain, new values)."""
+each further one while an edge is pending (a fresh draw from the domain, new values, NULL)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,12 +60,16 @@ class Finding:
         output: the output column (empty for row-set checks).
         source: the perturbed source column as ``table.column``.
         detail: what was seen.
+        step: for an edge the query's result never showed, the step of the query (run alone,
+            :mod:`.oracle_steps`) where the source column moved the rows or the values, as
+            ``"rows of CTE c"``; empty when it moved no step either.
     """
 
     check: str
     output: str
     source: str
     detail: str
+    step: str = ""
 
 
 @dataclasses.dataclass
@@ -126,8 +131,9 @@ def oracle(
         return _judge(con, query, used, lineage, random.Random(seed), skip, literals)
 
 
-ATTEMPTS = 4
-"""Random data sets tried at most: a new one while a reported edge has not moved yet."""
+ATTEMPTS = len(PROFILES)
+"""Random data sets tried at most: a new one (another share of NULLs, another domain) while
+a reported edge has not moved yet."""
 
 
 def _judge(
@@ -143,14 +149,19 @@ def _judge(
     names = list(lineage.columns)
     moved: dict[Key, tuple[set[int], bool, bool]] = {}
     pending: set[Key] | None = None
+    probes = tie_probes(query)
     for attempt in range(ATTEMPTS):
-        data = {parts: random_table(rng, columns, literals) for parts, columns in tables.items()}
+        profile = PROFILES[attempt]
+        data = {
+            parts: random_table(rng, columns, literals, profile)
+            for parts, columns in tables.items()
+        }
         try:
             for parts, (columns, rows, _) in data.items():
                 create(con, parts, columns, tables[parts], rows)
             base = run(con, query)
             reordered = []
-            for order in ("reversed", "shuffled"):
+            for order in ("kept", "reversed", "shuffled"):  # reloaded: rows stored anew
                 for parts, (columns, rows, _) in data.items():
                     load(con, parts, columns, reorder(rng, rows, order))
                 reordered.append(run(con, query))
@@ -163,9 +174,11 @@ def _judge(
             detail = f"DuckDB gives {len(base[0])} columns, the engine {len(names)}"
             verdict.disagreements.append(Finding("outputs", "", "", detail))
             return verdict
-        if not base:  # no rows: nothing can move; another data set
+        if not base or tied(con, probes):  # nothing can move, or a limit cuts ties
             if attempt < ATTEMPTS - 1:
                 continue
+            if base:
+                return Verdict(skipped="its result depends on the order of the rows")
             return Verdict(skipped="no rows on any random data set")
         for parts, (columns, rows, _) in data.items():
             load(con, parts, columns, rows)
@@ -190,6 +203,8 @@ def _judge(
                     except duckdb.Error:  # a value the query cannot take (a cast of text)
                         continue
                     verdict.executions += 1
+                    if probes and _multiset(result) != base_rows and tied(con, probes):
+                        continue  # which rows a limit keeps among ties is no lineage
                     rows_moved = rows_moved or _multiset(result) != base_rows
                     alone = {i for i, c in enumerate(base_columns) if _column(result, i) != c}
                     if apart is not None and not alone & set(apart):
@@ -207,7 +222,8 @@ def _judge(
         pending = _unmoved(names, lineage, moved)
         if not pending:
             break
-    _compare(verdict, names, lineage, moved)
+    found = steps_moved(con, query, tables, pending or set(), rng, literals) if pending else {}
+    _compare(verdict, names, lineage, moved, found)
     return verdict
 
 
@@ -261,8 +277,10 @@ def _compare(
     names: list[str],
     lineage: t.Any,
     moved: dict[Key, tuple[set[int], bool, bool]],
+    steps: dict[Key, set[tuple[str, str]]],
 ) -> None:
-    """Each check of the engine's answer against the outputs each source column moved."""
+    """Each check of the engine's answer against the outputs each source column moved (and,
+    for an edge they never showed, the steps of the query it moved)."""
     direct, row_set, scoped = _answer(lineage)
 
     def judge(check: str, agrees: bool, output: str, key: Key, detail: str) -> None:
@@ -270,7 +288,8 @@ def _compare(
             verdict.agreements[check] += 1
         else:
             source = ".".join((*key[0], key[1]))
-            verdict.disagreements.append(Finding(check, output, source, detail))
+            step = "" if check == "unrelated" else _step(steps.get(key, set()))
+            verdict.disagreements.append(Finding(check, output, source, detail, step))
 
     for key, (outputs, rows_moved, repaired) in moved.items():
         if repaired:
@@ -288,6 +307,15 @@ def _compare(
                 judge("direct", index in outputs, name, key, "never moved this output")
             elif key not in row_set and name.casefold() not in scoped.get(key, ()):
                 judge("unrelated", index not in outputs, name, key, "moved it with no edge")
+
+
+def _step(seen: set[tuple[str, str]]) -> str:
+    """The step to name for an edge: rows moved before values, inner steps before the
+    query's own."""
+    if not seen:
+        return ""
+    _, _, label, kind = min((k != "rows", n.startswith("the query"), n, k) for n, k in seen)
+    return f"{kind} of {label}"
 
 
 def _key(upstream: t.Any) -> Key:

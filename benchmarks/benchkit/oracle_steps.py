@@ -1,0 +1,322 @@
+"""The steps of a query, run alone: where an edge the final rows cannot show does its work.
+
+An edge that no perturbation moves in the query's result is either wrong or folded away by
+a later step (a join key under a GROUP BY that merges the rows it multiplied, a filter
+inside an ``EXISTS`` that stays true, a ranking whose order key no output reveals). To tell
+the two apart without anyone's expectation, each ``SELECT`` of the query is run alone, with
+the CTEs it can see, and with the DuckDB ``rowid`` of each base table it reads appended to
+its columns (gathered into a sorted list per group when it groups). A row id names a source
+row whatever its values, so:
+
+- the step's **rows** moved when the multiset of its row-id tuples changed (a join key, a
+  filter, a group key, a limit's sort key that chose other rows);
+- its **values** moved when the multiset of its whole rows (values pinned to row ids)
+  changed.
+
+A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that clause (the
+``FROM``, joins and ``WHERE`` alone). A step that reads the columns of an outer query
+(correlated) cannot run alone and is left out.
+
+>>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
+['the query', 'CTE c']
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import re
+import typing as t
+
+import duckdb
+import sqlglot
+from sqlglot import exp
+
+from .oracle_data import PROFILES, create, perturbed, random_table, run
+
+Key = tuple[tuple[str, ...], str]
+
+Seen = dict[str, tuple[collections.Counter, collections.Counter]]
+"""What each step gave: its row-id tuples and its whole rows, as multisets, by label."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One ``SELECT`` of a query, as a query of its own.
+
+    Attributes:
+        label: where it is in the query (``CTE c``, ``derived table s``, ``an EXISTS
+            subquery``...).
+        sql: the DuckDB SQL that runs it alone.
+        rids: how many row-id columns end its rows (0: it reads no base table directly).
+    """
+
+    label: str
+    sql: str
+    rids: int
+
+
+def steps(query: str) -> list[Step]:
+    """The steps of ``query`` (DuckDB SQL), outermost first (none when sqlglot cannot read
+    the SQL it wrote)."""
+    try:
+        tree = sqlglot.parse_one(query, dialect="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return []
+    ctes = {cte.alias_or_name.casefold() for cte in tree.find_all(exp.CTE)}
+    found: list[Step] = []
+    labels: collections.Counter[str] = collections.Counter()
+    for select in tree.find_all(exp.Select, bfs=True):
+        place = _place(select, tree)
+        labels[place] += 1
+        if labels[place] > 1:
+            place = f"{place} #{labels[place]}"
+        tables = _base_tables(select, ctes)
+        grouped = _grouped(select)
+        whole = select.copy()
+        rids = [] if select.args.get("distinct") else _rids(tables, grouped)
+        whole.set("expressions", [*whole.expressions, *rids])
+        found.append(Step(place, _with_ctes(whole, select).sql(dialect="duckdb"), len(rids)))
+        folds = grouped or select.args.get("distinct") or select.args.get("qualify")
+        if folds and tables:
+            before = exp.select(*_rids(tables, False))
+            for arg in ("from_", "joins", "laterals", "where"):
+                value = select.args.get(arg)
+                if value:
+                    before.set(
+                        arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
+                    )
+            label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
+            found.append(Step(label, _with_ctes(before, select).sql(dialect="duckdb"), len(tables)))
+    return found
+
+
+def steps_moved(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    tables: t.Mapping[tuple[str, ...], t.Mapping[str, str]],
+    keys: set[Key],
+    rng: t.Any,
+    literals: dict[str, list[t.Any]],
+) -> dict[Key, set[tuple[str, str]]]:
+    """For each source column of ``keys``, the steps of ``query`` its perturbations moved
+    (``(label, "rows" or "values")``), over up to three random data sets of ``tables``."""
+    found = steps(query)
+    hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
+    for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
+        todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
+        if not todo:
+            break
+        data = {
+            parts: random_table(rng, columns, literals, profile)
+            for parts, columns in tables.items()
+        }
+        for parts, (columns, rows, _) in data.items():
+            create(con, parts, columns, tables[parts], rows)
+        base = witness(con, found)
+        for parts, (columns, rows, domains) in data.items():
+            for index, column in enumerate(columns):
+                key = (tuple(p.casefold() for p in parts), column.casefold())
+                if key not in todo:
+                    continue
+                for variant in (1, 2, 0):
+                    values = perturbed(rng, domains[index], len(rows), variant)
+                    changed = [
+                        (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
+                    ]
+                    # created anew: a row id counts on after a delete
+                    create(con, parts, columns, tables[parts], changed)
+                    hits[key] |= moved(base, witness(con, found))
+            create(con, parts, columns, tables[parts], rows)
+    return hits
+
+
+def step_class(step: str) -> str:
+    """A step as its kind, without names: ``rows of CTE c`` is ``rows of a CTE``.
+
+    >>> step_class("values of derived table s5 (a set-operation branch) #2")
+    'values of a derived table (a set-operation branch)'
+    """
+    kind = re.sub(r" #\d+", "", step)
+    return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
+
+
+def witness(con: duckdb.DuckDBPyConnection, found: list[Step]) -> Seen:
+    """Each step's rows and row ids on the data in ``con`` (steps DuckDB refuses: none)."""
+    seen: Seen = {}
+    for step in found:
+        try:
+            rows = run(con, step.sql)
+        except duckdb.Error:
+            continue
+        ids = collections.Counter(_freeze(row[len(row) - step.rids :]) for row in rows)
+        if not step.rids:  # no base table: the step's rows are its count
+            ids = collections.Counter({(): len(rows)})
+        seen[step.label] = (ids, collections.Counter(_freeze(row) for row in rows))
+    return seen
+
+
+def moved(before: Seen, after: Seen) -> set[tuple[str, str]]:
+    """``(step, "rows" or "values")`` for each step whose row ids or values changed."""
+    found = set()
+    for label, (ids, rows) in after.items():
+        if label not in before:
+            continue
+        if ids != before[label][0]:
+            found.add((label, "rows"))
+        if rows != before[label][1]:
+            found.add((label, "values"))
+    return found
+
+
+def _place(select: exp.Select, root: exp.Expr) -> str:
+    """Where ``select`` is: the query, a CTE, a derived table or a subquery by its role."""
+    node: exp.Expr | None = select
+    branch = ""
+    while node is not None and node is not root:
+        parent = node.parent
+        if isinstance(parent, exp.SetOperation) and not branch:
+            branch = " (a set-operation branch)"
+        if isinstance(node, exp.CTE):
+            return f"CTE {node.alias_or_name}{branch}"
+        if isinstance(node, exp.Subquery):
+            if isinstance(parent, (exp.From, exp.Join, exp.Lateral)):
+                return f"derived table {node.alias_or_name or '?'}{branch}"
+            role = {exp.Exists: "an EXISTS subquery", exp.In: "an IN subquery"}
+            return next((v for k, v in role.items() if isinstance(parent, k)), "a scalar subquery")
+        if isinstance(node, exp.Exists):
+            return "an EXISTS subquery"
+        if isinstance(parent, exp.In) and node is parent.args.get("query"):
+            return "an IN subquery"
+        node = parent
+    return f"the query{branch}"
+
+
+def _base_tables(select: exp.Select, ctes: set[str]) -> list[str]:
+    """The names (aliases) of the base tables ``select``'s own FROM and joins read."""
+    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
+    names = []
+    for source in sources:
+        table = source.this if source is not None else None
+        if isinstance(table, exp.Table) and not isinstance(table.this, exp.Func):
+            if table.name.casefold() not in ctes or table.db:
+                names.append(table.alias_or_name)
+    return names
+
+
+def _grouped(select: exp.Select) -> bool:
+    if select.args.get("group"):
+        return True
+    for projection in select.expressions:
+        for agg in projection.find_all(exp.AggFunc):
+            inside = agg.find_ancestor(exp.Window, exp.Subquery, exp.Select)
+            if inside is select:
+                return True
+    return False
+
+
+def _rids(tables: list[str], grouped: bool) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    for i, name in enumerate(tables):
+        rid = exp.column("rowid", table=exp.to_identifier(name, quoted=True))
+        value = (
+            exp.ArrayAgg(this=exp.Order(this=rid, expressions=[exp.Ordered(this=rid.copy())]))
+            if grouped
+            else rid
+        )
+        out.append(exp.alias_(value, f"__rid{i}"))
+    return out
+
+
+def _with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
+    """``step`` with the CTEs ``original`` can see (those of every enclosing WITH)."""
+    ctes: list[exp.Expr] = []
+    recursive = False
+    node: exp.Expr | None = original.parent
+    while node is not None:
+        with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
+        if isinstance(with_, exp.With):
+            ctes = [cte.copy() for cte in with_.expressions] + ctes
+            recursive = recursive or bool(with_.args.get("recursive"))
+        node = node.parent
+    if ctes and not step.args.get("with_"):
+        step.set("with_", exp.With(expressions=ctes, recursive=recursive))
+    return step
+
+
+def _freeze(row: t.Any) -> t.Any:
+    if isinstance(row, float):
+        return round(row, 9)
+    if isinstance(row, (list, tuple)):
+        return tuple(_freeze(v) for v in row)
+    if isinstance(row, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in row.items()))
+    return row
+
+
+def tie_probes(query: str) -> list[tuple[str, int]]:
+    """Queries that show a tie at a ``LIMIT`` cut: for each ``SELECT`` with ``ORDER BY`` and
+    ``LIMIT n``, its sort keys of the n-th and the next row (equal keys there: which rows are
+    kept is not a function of the data). A select whose keys cannot be told (a position past
+    a star, DISTINCT) gives none.
+
+    >>> tie_probes("select a, b from t order by 1 limit 10")
+    [('SELECT a, b, a AS __key0 FROM t ORDER BY __key0 LIMIT 2 OFFSET 9', 1)]
+    """
+    try:
+        tree = sqlglot.parse_one(query, dialect="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return []
+    probes = []
+    for select in tree.find_all(exp.Select):
+        order, limit = select.args.get("order"), select.args.get("limit")
+        count = limit.expression if isinstance(limit, exp.Limit) else None
+        if not order or not isinstance(count, exp.Literal) or select.args.get("distinct"):
+            continue
+        keys = [_sort_key(select, ordered.this) for ordered in order.expressions]
+        if any(key is None for key in keys) or select.args.get("offset"):
+            continue
+        probe = select.copy()
+        names = [f"__key{i}" for i in range(len(keys))]
+        probe.set("expressions", [*probe.expressions, *map(exp.alias_, keys, names)])
+        ordered = [o.copy() for o in order.expressions]
+        for item, name in zip(ordered, names, strict=True):
+            item.set("this", exp.column(name))
+        probe.set("order", exp.Order(expressions=ordered))
+        probe.set("limit", exp.Limit(expression=exp.Literal.number(2)))
+        probe.set("offset", exp.Offset(expression=exp.Literal.number(int(count.name) - 1)))
+        probes.append((_with_ctes(probe, select).sql(dialect="duckdb"), len(keys)))
+    return probes
+
+
+def tied(con: duckdb.DuckDBPyConnection, probes: list[tuple[str, int]]) -> bool:
+    """Whether a ``LIMIT`` cut falls inside rows of equal sort keys (and other values) on the
+    data in ``con``."""
+    for probe, keys in probes:
+        try:
+            rows = run(con, probe)
+        except duckdb.Error:
+            continue
+        if (
+            len(rows) == 2
+            and rows[0] != rows[1]
+            and _freeze(rows[0][-keys:]) == _freeze(rows[1][-keys:])
+        ):
+            return True
+    return False
+
+
+def _sort_key(select: exp.Select, key: exp.Expr) -> exp.Expr | None:
+    """The expression an ORDER BY key stands for: a position or an alias of the select list
+    is that item's expression."""
+    items = select.expressions
+    if isinstance(key, exp.Literal) and key.is_int:
+        index = int(key.name) - 1
+        if any(isinstance(item, exp.Star) or item.find(exp.Star) for item in items[: index + 1]):
+            return None
+        return items[index].unalias().copy() if 0 <= index < len(items) else None
+    if isinstance(key, exp.Column) and not key.table:
+        named = [item for item in items if item.alias_or_name.casefold() == key.name.casefold()]
+        if isinstance(named[:1] and named[0], exp.Alias):
+            return named[0].unalias().copy()
+    return key.copy()
