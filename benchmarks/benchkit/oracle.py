@@ -63,6 +63,8 @@ class Finding:
         step: for an edge the query's result never showed, the step of the query (run alone,
             :mod:`.oracle_steps`) where the source column moved the rows or the values, as
             ``"rows of CTE c"``; empty when it moved no step either.
+        reach: for one that moved no step either, why no data set reached it, where the
+            steps tell (:func:`.oracle_steps.reach`).
     """
 
     check: str
@@ -70,6 +72,7 @@ class Finding:
     source: str
     detail: str
     step: str = ""
+    reach: str = ""
 
 
 @dataclasses.dataclass
@@ -222,8 +225,8 @@ def _judge(
         pending = _unmoved(names, lineage, moved)
         if not pending:
             break
-    found = steps_moved(con, query, tables, pending or set(), rng, literals) if pending else {}
-    _compare(verdict, names, lineage, moved, found)
+    found, why = steps_moved(con, query, tables, pending, rng, literals) if pending else ({}, {})
+    _compare(verdict, names, lineage, moved, found, why)
     return verdict
 
 
@@ -278,6 +281,7 @@ def _compare(
     lineage: t.Any,
     moved: dict[Key, tuple[set[int], bool, bool]],
     steps: dict[Key, set[tuple[str, str]]],
+    why: dict[Key, str],
 ) -> None:
     """Each check of the engine's answer against the outputs each source column moved (and,
     for an edge they never showed, the steps of the query it moved)."""
@@ -289,7 +293,8 @@ def _compare(
         else:
             source = ".".join((*key[0], key[1]))
             step = "" if check == "unrelated" else _step(steps.get(key, set()))
-            verdict.disagreements.append(Finding(check, output, source, detail, step))
+            reach = "" if step or check == "unrelated" else why.get(key, "")
+            verdict.disagreements.append(Finding(check, output, source, detail, step, reach))
 
     for key, (outputs, rows_moved, repaired) in moved.items():
         if repaired:

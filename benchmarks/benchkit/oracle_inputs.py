@@ -232,6 +232,10 @@ class Tally:
             *(f"  {kind}: {count}" for kind, count in sorted(self.explained.items())),
             f"edges shown by no step either: {len(self.unshown)} "
             f"{dict(collections.Counter(f.check for _, _, f in self.unshown))}",
+            *(
+                f"  {reach or 'not classified (listed below)'}: {count}"
+                for reach, count in collections.Counter(f.reach for _, _, f in self.unshown).items()
+            ),
             "by construct (queries, agreements, disagreements by check):",
         ]
         for construct, counts in sorted(self.by_construct.items()):
@@ -243,7 +247,8 @@ class Tally:
                 f"{sum(against.values()):>5} {dict(sorted(against.items())) if against else ''}"
             )
         for check in sorted(self.disagreements):
-            picked = [e for e in self.examples if e[2].check == check and not e[2].step][:show]
+            picked = [e for e in self.examples if e[2].check == check and not e[2].step]
+            picked = sorted(picked, key=lambda e: bool(e[2].reach))[:show]
             for name, sql, finding in picked:
                 out.append(f"  {check} {name}: {finding.output} <- {finding.source}: "
                            f"{finding.detail}; {' '.join(sql.split())[:300]}")  # fmt: skip

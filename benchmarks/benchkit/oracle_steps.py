@@ -54,6 +54,9 @@ class Step:
     label: str
     sql: str
     rids: int
+    reads: frozenset[tuple[str | None, str, bool]] = frozenset()
+    """The columns its own clauses name: (base table, or None when unqualified; column;
+    whether every mention is a CASE or COALESCE branch after the first), case-folded."""
 
 
 def steps(query: str) -> list[Step]:
@@ -76,7 +79,8 @@ def steps(query: str) -> list[Step]:
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, grouped)
         whole.set("expressions", [*whole.expressions, *rids])
-        found.append(Step(place, _with_ctes(whole, select).sql(dialect="duckdb"), len(rids)))
+        sql = _with_ctes(whole, select).sql(dialect="duckdb")
+        found.append(Step(place, sql, len(rids), _reads(select, ctes)))
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
         if folds and tables:
             before = exp.select(*_rids(tables, False))
@@ -98,11 +102,13 @@ def steps_moved(
     keys: set[Key],
     rng: t.Any,
     literals: dict[str, list[t.Any]],
-) -> dict[Key, set[tuple[str, str]]]:
+) -> tuple[dict[Key, set[tuple[str, str]]], dict[Key, str]]:
     """For each source column of ``keys``, the steps of ``query`` its perturbations moved
-    (``(label, "rows" or "values")``), over up to three random data sets of ``tables``."""
+    (``(label, "rows" or "values")``), over up to three random data sets of ``tables``; and
+    for each that moved none, why no data reached it, where the steps tell (:func:`reach`)."""
     found = steps(query)
     hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
+    had_rows: set[str] = set()
     for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
         todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
         if not todo:
@@ -114,6 +120,7 @@ def steps_moved(
         for parts, (columns, rows, _) in data.items():
             create(con, parts, columns, tables[parts], rows)
         base = witness(con, found)
+        had_rows |= {label for label, (_, rows) in base.items() if rows}
         for parts, (columns, rows, domains) in data.items():
             for index, column in enumerate(columns):
                 key = (tuple(p.casefold() for p in parts), column.casefold())
@@ -128,7 +135,67 @@ def steps_moved(
                     create(con, parts, columns, tables[parts], changed)
                     hits[key] |= moved(base, witness(con, found))
             create(con, parts, columns, tables[parts], rows)
-    return hits
+    names = {key: {c.casefold() for c in columns} for key, columns in tables.items()}
+    unshown = [key for key, seen in hits.items() if not seen]
+    return hits, {key: reach(key, found, had_rows, names) for key in unshown}
+
+
+def reach(
+    key: Key, found: list[Step], had_rows: set[str], names: t.Mapping[tuple[str, ...], set[str]]
+) -> str:
+    """Why no data set reached a source column no step showed: every step that names it had
+    no rows on any data set, or names it only in a CASE or COALESCE branch after the first
+    (a branch the query's own joins and filters may rule out); else empty."""
+    table, column = key
+    columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
+    mentions = [
+        (step, conditional)
+        for step in found
+        for (name, read, conditional) in step.reads
+        if read == column and (name == table[-1] or (name is None and column in columns))
+    ]
+    if not mentions:
+        return ""
+    if not any(step.label in had_rows for step, _ in mentions):
+        return "the steps that name it had no rows on any data set"
+    if all(conditional for step, conditional in mentions if step.label in had_rows):
+        return "named only in a CASE or COALESCE branch no data set took"
+    return ""
+
+
+def _reads(select: exp.Select, ctes: set[str]) -> frozenset[tuple[str | None, str, bool]]:
+    """The columns ``select``'s own clauses name (see :attr:`Step.reads`)."""
+    aliases: dict[str, str | None] = {}
+    for source in [select.args.get("from_"), *(select.args.get("joins") or ())]:
+        item = source.this if source is not None else None
+        if isinstance(item, exp.Expr) and item.alias_or_name:
+            base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
+            aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
+    found: dict[tuple[str | None, str], bool] = {}
+    for column in select.find_all(exp.Column):
+        if column.find_ancestor(exp.Select) is not select:
+            continue
+        qualifier = column.table.casefold()
+        if qualifier and aliases.get(qualifier) is None:
+            continue  # a derived table's or CTE's column
+        name = (aliases[qualifier] if qualifier else None, column.name.casefold())
+        found[name] = found.get(name, True) and _conditional(column, select)
+    return frozenset((table, name, flag) for (table, name), flag in found.items())
+
+
+def _conditional(node: exp.Expr, stop: exp.Expr) -> bool:
+    """Whether ``node`` is evaluated only on some rows' condition: a THEN or ELSE of a CASE,
+    an argument of COALESCE after the first."""
+    while node.parent is not None and node is not stop:
+        parent = node.parent
+        if isinstance(parent, exp.If) and node is parent.args.get("true"):
+            return True
+        if isinstance(parent, exp.Case) and node is parent.args.get("default"):
+            return True
+        if isinstance(parent, exp.Coalesce) and node in parent.expressions:
+            return True
+        node = parent
+    return False
 
 
 def step_class(step: str) -> str:
@@ -179,7 +246,7 @@ def _place(select: exp.Select, root: exp.Expr) -> str:
             branch = " (a set-operation branch)"
         if isinstance(node, exp.CTE):
             return f"CTE {node.alias_or_name}{branch}"
-        if isinstance(node, exp.Subquery):
+        if isinstance(node, exp.Subquery) and not isinstance(parent, exp.SetOperation):
             if isinstance(parent, (exp.From, exp.Join, exp.Lateral)):
                 return f"derived table {node.alias_or_name or '?'}{branch}"
             role = {exp.Exists: "an EXISTS subquery", exp.In: "an IN subquery"}
