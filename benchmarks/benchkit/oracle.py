@@ -40,7 +40,18 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import PROFILES, Rows, create, family, load, perturbed, random_table, reorder, run
+from .oracle_data import (
+    PROFILES,
+    Rows,
+    create,
+    family,
+    freeze,
+    load,
+    perturbed,
+    random_table,
+    reorder,
+    run,
+)
 from .oracle_steps import steps_moved, tie_probes, tied
 
 Key = tuple[tuple[str, ...], str]
@@ -375,7 +386,7 @@ def _literals(tree: exp.Expr) -> dict[str, list[t.Any]]:
 
 
 def _multiset(rows: Rows) -> collections.Counter[tuple[t.Any, ...]]:
-    return collections.Counter(tuple(_freeze(v) for v in row) for row in rows)
+    return collections.Counter(tuple(freeze(v) for v in row) for row in rows)
 
 
 def _moves_with(result: Rows, base: Rows, apart: list[int], index: int) -> bool:
@@ -385,18 +396,8 @@ def _moves_with(result: Rows, base: Rows, apart: list[int], index: int) -> bool:
 
 
 def _project(rows: Rows, indices: list[int]) -> collections.Counter[tuple[t.Any, ...]]:
-    return collections.Counter(tuple(_freeze(row[i]) for i in indices) for row in rows)
+    return collections.Counter(tuple(freeze(row[i]) for i in indices) for row in rows)
 
 
 def _column(rows: Rows, index: int) -> collections.Counter[t.Any]:
-    return collections.Counter(_freeze(row[index]) for row in rows)
-
-
-def _freeze(value: t.Any) -> t.Any:
-    if isinstance(value, float):
-        return round(value, 9)
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
+    return collections.Counter(freeze(row[index]) for row in rows)

@@ -159,3 +159,14 @@ def quote(name: str) -> str:
 
 def relation(parts: t.Sequence[str]) -> str:
     return ".".join(quote(part) for part in parts)
+
+
+def freeze(value: t.Any) -> t.Any:
+    """A value as a hashable one, floats rounded (DuckDB's sums differ in the last bits)."""
+    if isinstance(value, float):
+        return round(value, 9)
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    return value

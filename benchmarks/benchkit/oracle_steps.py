@@ -32,7 +32,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import PROFILES, create, perturbed, random_table, run
+from .oracle_data import PROFILES, create, freeze, perturbed, random_table, run
 
 Key = tuple[tuple[str, ...], str]
 
@@ -216,10 +216,10 @@ def witness(con: duckdb.DuckDBPyConnection, found: list[Step]) -> Seen:
             rows = run(con, step.sql)
         except duckdb.Error:
             continue
-        ids = collections.Counter(_freeze(row[len(row) - step.rids :]) for row in rows)
+        ids = collections.Counter(freeze(row[len(row) - step.rids :]) for row in rows)
         if not step.rids:  # no base table: the step's rows are its count
             ids = collections.Counter({(): len(rows)})
-        seen[step.label] = (ids, collections.Counter(_freeze(row) for row in rows))
+        seen[step.label] = (ids, collections.Counter(freeze(row) for row in rows))
     return seen
 
 
@@ -311,16 +311,6 @@ def _with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
     return step
 
 
-def _freeze(row: t.Any) -> t.Any:
-    if isinstance(row, float):
-        return round(row, 9)
-    if isinstance(row, (list, tuple)):
-        return tuple(_freeze(v) for v in row)
-    if isinstance(row, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in row.items()))
-    return row
-
-
 def tie_probes(query: str) -> list[tuple[str, int]]:
     """Queries that show a tie at a ``LIMIT`` cut: for each ``SELECT`` with ``ORDER BY`` and
     ``LIMIT n``, its sort keys of the n-th and the next row (equal keys there: which rows are
@@ -367,7 +357,7 @@ def tied(con: duckdb.DuckDBPyConnection, probes: list[tuple[str, int]]) -> bool:
         if (
             len(rows) == 2
             and rows[0] != rows[1]
-            and _freeze(rows[0][-keys:]) == _freeze(rows[1][-keys:])
+            and freeze(rows[0][-keys:]) == freeze(rows[1][-keys:])
         ):
             return True
     return False
