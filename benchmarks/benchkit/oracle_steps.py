@@ -54,9 +54,9 @@ class Step:
     label: str
     sql: str
     rids: int
-    reads: frozenset[tuple[str | None, str, bool]] = frozenset()
-    """The columns its own clauses name: (base table, or None when unqualified; column;
-    whether every mention is a CASE or COALESCE branch after the first), case-folded."""
+    reads: frozenset[tuple[str, str, bool]] = frozenset()
+    """The columns its own clauses name: (base table, column, whether every mention is a
+    CASE or COALESCE branch after the first), case-folded."""
 
 
 def steps(query: str) -> list[Step]:
@@ -67,9 +67,12 @@ def steps(query: str) -> list[Step]:
     except sqlglot.errors.SqlglotError:
         return []
     ctes = {cte.alias_or_name.casefold() for cte in tree.find_all(exp.CTE)}
+    unused = _unused_ctes(tree)
     found: list[Step] = []
     labels: collections.Counter[str] = collections.Counter()
     for select in tree.find_all(exp.Select, bfs=True):
+        if any(cte in unused for cte in _enclosing_ctes(select)):
+            continue  # a CTE the query never reads moves nothing
         place = _place(select, tree)
         labels[place] += 1
         if labels[place] > 1:
@@ -80,8 +83,10 @@ def steps(query: str) -> list[Step]:
         rids = [] if select.args.get("distinct") else _rids(tables, grouped)
         whole.set("expressions", [*whole.expressions, *rids])
         sql = _with_ctes(whole, select).sql(dialect="duckdb")
-        found.append(Step(place, sql, len(rids), _reads(select, ctes)))
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
+        # the joins and filters of a folding step are named by the step before its fold
+        rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
+        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest)))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
             for arg in ("from_", "joins", "laterals", "where"):
@@ -91,7 +96,8 @@ def steps(query: str) -> list[Step]:
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
             label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
-            found.append(Step(label, _with_ctes(before, select).sql(dialect="duckdb"), len(tables)))
+            sql = _with_ctes(before, select).sql(dialect="duckdb")
+            found.append(Step(label, sql, len(tables), _reads(select, ctes, ("joins", "where"))))
     return found
 
 
@@ -152,42 +158,94 @@ def reach(
         (step, conditional)
         for step in found
         for (name, read, conditional) in step.reads
-        if read == column and (name == table[-1] or (name is None and column in columns))
+        if read == column and name == table[-1] and column in columns
     ]
     if not mentions:
         return ""
     if not any(step.label in had_rows for step, _ in mentions):
         return "the steps that name it had no rows on any data set"
     if all(conditional for step, conditional in mentions if step.label in had_rows):
-        return "named only in a CASE or COALESCE branch no data set took"
+        return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
     return ""
 
 
-def _reads(select: exp.Select, ctes: set[str]) -> frozenset[tuple[str | None, str, bool]]:
-    """The columns ``select``'s own clauses name (see :attr:`Step.reads`)."""
+def _reads(
+    select: exp.Select, ctes: set[str], parts: tuple[str, ...] = ()
+) -> frozenset[tuple[str, str, bool]]:
+    """The columns ``select``'s own clauses (or only its ``parts``) name (see
+    :attr:`Step.reads`); an unqualified one as a column of each base table it may belong
+    to."""
     aliases: dict[str, str | None] = {}
     for source in [select.args.get("from_"), *(select.args.get("joins") or ())]:
         item = source.this if source is not None else None
         if isinstance(item, exp.Expr) and item.alias_or_name:
             base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
             aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
-    found: dict[tuple[str | None, str], bool] = {}
-    for column in select.find_all(exp.Column):
+    found: dict[tuple[str, str], bool] = {}
+    scanned = [select.args.get(part) for part in parts] if parts else [select]
+    nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
+    for column in (c for node in nodes for c in node.find_all(exp.Column)):
         if column.find_ancestor(exp.Select) is not select:
             continue
         qualifier = column.table.casefold()
         if qualifier and aliases.get(qualifier) is None:
             continue  # a derived table's or CTE's column
-        name = (aliases[qualifier] if qualifier else None, column.name.casefold())
-        found[name] = found.get(name, True) and _conditional(column, select)
+        bases = [aliases[qualifier]] if qualifier else [b for b in aliases.values() if b]
+        for base in bases:
+            name = (base, column.name.casefold())
+            found[name] = found.get(name, True) and _conditional(column, select)
     return frozenset((table, name, flag) for (table, name), flag in found.items())
 
 
+def _always_true(predicate: exp.Or) -> bool:
+    """``x = x OR x IS NULL`` (either order), for one column ``x``."""
+    left, right = (p.unnest() for p in (predicate.this, predicate.expression))
+    if isinstance(left, exp.Is):
+        left, right = right, left
+    return (
+        isinstance(left, exp.EQ)
+        and isinstance(right, exp.Is)
+        and isinstance(right.expression, exp.Null)
+        and left.this == left.expression == right.this
+    )
+
+
+def _unused_ctes(tree: exp.Expr) -> set[str]:
+    """The CTEs no part of the query reads (a CTE read only by unused ones included)."""
+    bodies = {cte.alias_or_name.casefold(): cte for cte in tree.find_all(exp.CTE)}
+    unused: set[str] = set()
+    while True:
+        readers = collections.Counter()
+        for table in tree.find_all(exp.Table):
+            name = table.name.casefold()
+            if name in bodies and not table.db:
+                inside = _enclosing_ctes(table)
+                if not (set(inside) & unused) and name not in inside:
+                    readers[name] += 1
+        found = {name for name in bodies if not readers[name]}
+        if found == unused:
+            return unused
+        unused = found
+
+
+def _enclosing_ctes(node: exp.Expr) -> list[str]:
+    """The names of the CTEs whose bodies hold ``node``."""
+    names = []
+    while node is not None:
+        if isinstance(node, exp.CTE):
+            names.append(node.alias_or_name.casefold())
+        node = node.parent
+    return names
+
+
 def _conditional(node: exp.Expr, stop: exp.Expr) -> bool:
-    """Whether ``node`` is evaluated only on some rows' condition: a THEN or ELSE of a CASE,
-    an argument of COALESCE after the first."""
+    """Whether ``node`` can decide nothing on some rows: a THEN or ELSE of a CASE, an
+    argument of COALESCE after the first, or a term of ``x = x OR x IS NULL`` (true for every
+    value of ``x``)."""
     while node.parent is not None and node is not stop:
         parent = node.parent
+        if isinstance(parent, exp.Or) and _always_true(parent):
+            return True
         if isinstance(parent, exp.If) and node is parent.args.get("true"):
             return True
         if isinstance(parent, exp.Case) and node is parent.args.get("default"):
@@ -299,7 +357,7 @@ def _with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
     """``step`` with the CTEs ``original`` can see (those of every enclosing WITH)."""
     ctes: list[exp.Expr] = []
     recursive = False
-    node: exp.Expr | None = original.parent
+    node: exp.Expr | None = original  # its own WITH too: a step made anew has none
     while node is not None:
         with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
         if isinstance(with_, exp.With):
