@@ -59,7 +59,18 @@ def test_a_branch_the_query_rules_out_is_named_as_such() -> None:
     assert found == {
         ("direct", "x", "orders.note"): (
             "",
-            "named only in a CASE or COALESCE branch no data set took",
+            "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL",
+        )
+    }
+
+
+def test_a_filter_true_for_every_value_is_named_as_such() -> None:
+    sql = "select id from orders where (note = note or note is null)"
+    found = _findings(sql)
+    assert found == {
+        ("row_set", "", "orders.note"): (
+            "",
+            "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL",
         )
     }
 
