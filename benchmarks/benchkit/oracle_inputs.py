@@ -156,9 +156,15 @@ def judge_seeds(item: Input, seeds: t.Sequence[int]) -> Verdict:
     if first.skipped:
         return first
     hard = {f for v in verdicts for f in v.disagreements if f.check in ("unrelated", "outputs")}
-    soft = set.intersection(
-        *({f for f in v.disagreements if f.check not in ("unrelated", "outputs")} for v in verdicts)
+    # an edge unconfirmed under every seed (named by the first seed's step or reason)
+    unconfirmed = set.intersection(
+        *({(f.check, f.output, f.source) for f in v.disagreements} for v in verdicts)
     )
+    soft = {
+        f
+        for f in first.disagreements
+        if f.check not in ("unrelated", "outputs") and (f.check, f.output, f.source) in unconfirmed
+    }
     merged = Verdict(agreements=first.agreements, executions=sum(v.executions for v in verdicts))
     merged.disagreements = sorted(hard | soft, key=lambda f: (f.check, f.output, f.source))
     return merged
