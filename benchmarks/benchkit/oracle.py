@@ -52,7 +52,8 @@ from .oracle_data import (
     reorder,
     run,
 )
-from .oracle_steps import steps_moved, tie_probes, tied
+from .oracle_steps import steps_moved
+from .oracle_ties import tie_probes, tied
 
 Key = tuple[tuple[str, ...], str]
 """A source column: its table's name parts and its name, case-folded (DuckDB's matching)."""

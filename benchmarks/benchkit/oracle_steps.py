@@ -82,7 +82,7 @@ def steps(query: str) -> list[Step]:
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, grouped)
         whole.set("expressions", [*whole.expressions, *rids])
-        sql = _with_ctes(whole, select).sql(dialect="duckdb")
+        sql = with_ctes(whole, select).sql(dialect="duckdb")
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
         # the joins and filters of a folding step are named by the step before its fold
         rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
@@ -96,7 +96,7 @@ def steps(query: str) -> list[Step]:
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
             label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
-            sql = _with_ctes(before, select).sql(dialect="duckdb")
+            sql = with_ctes(before, select).sql(dialect="duckdb")
             found.append(Step(label, sql, len(tables), _reads(select, ctes, ("joins", "where"))))
     return found
 
@@ -353,7 +353,7 @@ def _rids(tables: list[str], grouped: bool) -> list[exp.Expr]:
     return out
 
 
-def _with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
+def with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
     """``step`` with the CTEs ``original`` can see (those of every enclosing WITH)."""
     ctes: list[exp.Expr] = []
     recursive = False
@@ -367,71 +367,3 @@ def _with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
     if ctes and not step.args.get("with_"):
         step.set("with_", exp.With(expressions=ctes, recursive=recursive))
     return step
-
-
-def tie_probes(query: str) -> list[tuple[str, int]]:
-    """Queries that show a tie at a ``LIMIT`` cut: for each ``SELECT`` with ``ORDER BY`` and
-    ``LIMIT n``, its sort keys of the n-th and the next row (equal keys there: which rows are
-    kept is not a function of the data). A select whose keys cannot be told (a position past
-    a star, DISTINCT) gives none.
-
-    >>> tie_probes("select a, b from t order by 1 limit 10")
-    [('SELECT a, b, a AS __key0 FROM t ORDER BY __key0 LIMIT 2 OFFSET 9', 1)]
-    """
-    try:
-        tree = sqlglot.parse_one(query, dialect="duckdb")
-    except sqlglot.errors.SqlglotError:
-        return []
-    probes = []
-    for select in tree.find_all(exp.Select):
-        order, limit = select.args.get("order"), select.args.get("limit")
-        count = limit.expression if isinstance(limit, exp.Limit) else None
-        if not order or not isinstance(count, exp.Literal) or select.args.get("distinct"):
-            continue
-        keys = [_sort_key(select, ordered.this) for ordered in order.expressions]
-        if any(key is None for key in keys) or select.args.get("offset"):
-            continue
-        probe = select.copy()
-        names = [f"__key{i}" for i in range(len(keys))]
-        probe.set("expressions", [*probe.expressions, *map(exp.alias_, keys, names)])
-        ordered = [o.copy() for o in order.expressions]
-        for item, name in zip(ordered, names, strict=True):
-            item.set("this", exp.column(name))
-        probe.set("order", exp.Order(expressions=ordered))
-        probe.set("limit", exp.Limit(expression=exp.Literal.number(2)))
-        probe.set("offset", exp.Offset(expression=exp.Literal.number(int(count.name) - 1)))
-        probes.append((_with_ctes(probe, select).sql(dialect="duckdb"), len(keys)))
-    return probes
-
-
-def tied(con: duckdb.DuckDBPyConnection, probes: list[tuple[str, int]]) -> bool:
-    """Whether a ``LIMIT`` cut falls inside rows of equal sort keys (and other values) on the
-    data in ``con``."""
-    for probe, keys in probes:
-        try:
-            rows = run(con, probe)
-        except duckdb.Error:
-            continue
-        if (
-            len(rows) == 2
-            and rows[0] != rows[1]
-            and freeze(rows[0][-keys:]) == freeze(rows[1][-keys:])
-        ):
-            return True
-    return False
-
-
-def _sort_key(select: exp.Select, key: exp.Expr) -> exp.Expr | None:
-    """The expression an ORDER BY key stands for: a position or an alias of the select list
-    is that item's expression."""
-    items = select.expressions
-    if isinstance(key, exp.Literal) and key.is_int:
-        index = int(key.name) - 1
-        if any(isinstance(item, exp.Star) or item.find(exp.Star) for item in items[: index + 1]):
-            return None
-        return items[index].unalias().copy() if 0 <= index < len(items) else None
-    if isinstance(key, exp.Column) and not key.table:
-        named = [item for item in items if item.alias_or_name.casefold() == key.name.casefold()]
-        if isinstance(named[:1] and named[0], exp.Alias):
-            return named[0].unalias().copy()
-    return key.copy()

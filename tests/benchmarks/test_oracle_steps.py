@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from benchkit.oracle import oracle  # noqa: E402
-from benchkit.oracle_steps import step_class, steps, tie_probes, tied  # noqa: E402
+from benchkit.oracle_steps import step_class, steps  # noqa: E402
+from benchkit.oracle_ties import tie_probes, tied  # noqa: E402
 
 ORDERS = {"id": "int", "amount": "int", "status": "int", "customer_id": "int", "note": "int"}
 CUSTOMERS = {"id": "int", "region": "int"}
@@ -111,3 +112,13 @@ def test_a_tie_at_a_limit_cut_is_seen(rows: list[tuple[int, int]], expected: boo
         con.execute("create table orders (id int, amount int)")
         con.executemany("insert into orders values (?, ?)", rows)
         assert tied(con, tie_probes(sql)) is expected
+
+
+@pytest.mark.parametrize("module", ["benchkit.oracle_steps", "benchkit.oracle_ties"])
+def test_the_docstring_examples_hold(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted > 0
+    assert failed == 0
