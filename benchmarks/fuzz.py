@@ -15,19 +15,24 @@ Usage::
 
     python benchmarks/fuzz.py [--count 10000] [--seed 0] [--show 3]
     python benchmarks/fuzz.py --execute [--count 5000] [--seed 0] [--show 3] [--jobs 2]
+        [--findings FILE]
 
 Exits 1 when an exception escaped or an answer was wrong.
 
 With ``--execute`` it checks the answers by running them instead (``benchkit/oracle.py``):
 grammar inputs from ``--seed`` on until ``--count`` of them have been executed in DuckDB,
 then every case of ``tests/sql/cases`` DuckDB can run; it prints the agreements and the
-disagreements by check and by construct, and exits 1 when an output moved with no edge.
+disagreements by check, by the step of the query that showed an edge the result did not
+(``benchkit/oracle_steps.py``) and by construct, and exits 1 when an output moved with no
+edge. ``--findings FILE`` writes every disagreement there, a JSON object a line.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
+import json
 import logging
 import multiprocessing
 import os
@@ -66,9 +71,10 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=3, help="failing inputs to print")
     parser.add_argument("--execute", action="store_true", help="check answers by running them")
     parser.add_argument("--jobs", type=int, default=1, help="with --execute: processes")
+    parser.add_argument("--findings", type=Path, help="with --execute: disagreements, JSON lines")
     args = parser.parse_args()
     if args.execute:
-        return execute(args.count, args.seed, args.show, args.jobs)
+        return execute(args.count, args.seed, args.show, args.jobs, args.findings)
 
     logged = _Logged()
     sqlglot_logger = logging.getLogger("sqlglot")
@@ -131,7 +137,7 @@ def main() -> int:
     return 1 if escapes or wrong else 0
 
 
-def execute(count: int, seed: int, show: int, jobs: int) -> int:
+def execute(count: int, seed: int, show: int, jobs: int, findings: Path | None = None) -> int:
     """Run the data-file cases, then grammar queries until ``count`` have executed, through
     the oracle, on ``jobs`` processes (input ``seed + i`` judged with seed ``seed + i``)."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -154,6 +160,11 @@ def execute(count: int, seed: int, show: int, jobs: int) -> int:
     print(f"grammar seeds {seed}..{number - 1}: {tally.executed - cases} executed; "
           f"data-file cases: {cases} executed")  # fmt: skip
     print("\n".join(tally.lines(show)))
+    if findings is not None:
+        with findings.open("w") as out:
+            for name, sql, finding in tally.examples:
+                out.write(json.dumps({"input": name, **dataclasses.asdict(finding), "sql": sql}))
+                out.write("\n")
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"time: {wall:.0f} s wall, {cpu:.0f} s CPU in this process; load average {load}; "

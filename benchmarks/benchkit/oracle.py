@@ -40,14 +40,27 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import Rows, create, family, load, perturbed, random_table, reorder, run
+from .oracle_data import (
+    PROFILES,
+    Rows,
+    create,
+    family,
+    freeze,
+    load,
+    perturbed,
+    random_table,
+    reorder,
+    run,
+)
+from .oracle_steps import steps_moved
+from .oracle_ties import tie_probes, tied
 
 Key = tuple[tuple[str, ...], str]
 """A source column: its table's name parts and its name, case-folded (DuckDB's matching)."""
 
-PERTURBATIONS = ((1, 2), (0, 1))
+PERTURBATIONS = ((1, 2), (0, 1, 2))
 """Perturbations of each column on the first data set (values no other row has, NULL) and on
-each further one while an edge is pending (a fresh draw from the domain, new values)."""
+each further one while an edge is pending (a fresh draw from the domain, new values, NULL)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,12 +72,19 @@ class Finding:
         output: the output column (empty for row-set checks).
         source: the perturbed source column as ``table.column``.
         detail: what was seen.
+        step: for an edge the query's result never showed, the step of the query (run alone,
+            :mod:`.oracle_steps`) where the source column moved the rows or the values, as
+            ``"rows of CTE c"``; empty when it moved no step either.
+        reach: for one that moved no step either, why no data set reached it, where the
+            steps tell (:func:`.oracle_steps.reach`).
     """
 
     check: str
     output: str
     source: str
     detail: str
+    step: str = ""
+    reach: str = ""
 
 
 @dataclasses.dataclass
@@ -126,8 +146,9 @@ def oracle(
         return _judge(con, query, used, lineage, random.Random(seed), skip, literals)
 
 
-ATTEMPTS = 4
-"""Random data sets tried at most: a new one while a reported edge has not moved yet."""
+ATTEMPTS = len(PROFILES)
+"""Random data sets tried at most: a new one (another share of NULLs, another domain) while
+a reported edge has not moved yet."""
 
 
 def _judge(
@@ -143,14 +164,19 @@ def _judge(
     names = list(lineage.columns)
     moved: dict[Key, tuple[set[int], bool, bool]] = {}
     pending: set[Key] | None = None
+    probes = tie_probes(query)
     for attempt in range(ATTEMPTS):
-        data = {parts: random_table(rng, columns, literals) for parts, columns in tables.items()}
+        profile = PROFILES[attempt]
+        data = {
+            parts: random_table(rng, columns, literals, profile)
+            for parts, columns in tables.items()
+        }
         try:
             for parts, (columns, rows, _) in data.items():
                 create(con, parts, columns, tables[parts], rows)
             base = run(con, query)
             reordered = []
-            for order in ("reversed", "shuffled"):
+            for order in ("kept", "reversed", "shuffled"):  # reloaded: rows stored anew
                 for parts, (columns, rows, _) in data.items():
                     load(con, parts, columns, reorder(rng, rows, order))
                 reordered.append(run(con, query))
@@ -163,9 +189,11 @@ def _judge(
             detail = f"DuckDB gives {len(base[0])} columns, the engine {len(names)}"
             verdict.disagreements.append(Finding("outputs", "", "", detail))
             return verdict
-        if not base:  # no rows: nothing can move; another data set
+        if not base or tied(con, probes):  # nothing can move, or a limit cuts ties
             if attempt < ATTEMPTS - 1:
                 continue
+            if base:
+                return Verdict(skipped="its result depends on the order of the rows")
             return Verdict(skipped="no rows on any random data set")
         for parts, (columns, rows, _) in data.items():
             load(con, parts, columns, rows)
@@ -190,6 +218,8 @@ def _judge(
                     except duckdb.Error:  # a value the query cannot take (a cast of text)
                         continue
                     verdict.executions += 1
+                    if probes and _multiset(result) != base_rows and tied(con, probes):
+                        continue  # which rows a limit keeps among ties is no lineage
                     rows_moved = rows_moved or _multiset(result) != base_rows
                     alone = {i for i, c in enumerate(base_columns) if _column(result, i) != c}
                     if apart is not None and not alone & set(apart):
@@ -207,7 +237,8 @@ def _judge(
         pending = _unmoved(names, lineage, moved)
         if not pending:
             break
-    _compare(verdict, names, lineage, moved)
+    found, why = steps_moved(con, query, tables, pending, rng, literals) if pending else ({}, {})
+    _compare(verdict, names, lineage, moved, found, why)
     return verdict
 
 
@@ -261,8 +292,11 @@ def _compare(
     names: list[str],
     lineage: t.Any,
     moved: dict[Key, tuple[set[int], bool, bool]],
+    steps: dict[Key, set[tuple[str, str]]],
+    why: dict[Key, str],
 ) -> None:
-    """Each check of the engine's answer against the outputs each source column moved."""
+    """Each check of the engine's answer against the outputs each source column moved (and,
+    for an edge they never showed, the steps of the query it moved)."""
     direct, row_set, scoped = _answer(lineage)
 
     def judge(check: str, agrees: bool, output: str, key: Key, detail: str) -> None:
@@ -270,7 +304,9 @@ def _compare(
             verdict.agreements[check] += 1
         else:
             source = ".".join((*key[0], key[1]))
-            verdict.disagreements.append(Finding(check, output, source, detail))
+            step = "" if check == "unrelated" else _step(steps.get(key, set()))
+            reach = "" if step or check == "unrelated" else why.get(key, "")
+            verdict.disagreements.append(Finding(check, output, source, detail, step, reach))
 
     for key, (outputs, rows_moved, repaired) in moved.items():
         if repaired:
@@ -288,6 +324,15 @@ def _compare(
                 judge("direct", index in outputs, name, key, "never moved this output")
             elif key not in row_set and name.casefold() not in scoped.get(key, ()):
                 judge("unrelated", index not in outputs, name, key, "moved it with no edge")
+
+
+def _step(seen: set[tuple[str, str]]) -> str:
+    """The step to name for an edge: rows moved before values, inner steps before the
+    query's own."""
+    if not seen:
+        return ""
+    _, _, label, kind = min((k != "rows", n.startswith("the query"), n, k) for n, k in seen)
+    return f"{kind} of {label}"
 
 
 def _key(upstream: t.Any) -> Key:
@@ -342,7 +387,7 @@ def _literals(tree: exp.Expr) -> dict[str, list[t.Any]]:
 
 
 def _multiset(rows: Rows) -> collections.Counter[tuple[t.Any, ...]]:
-    return collections.Counter(tuple(_freeze(v) for v in row) for row in rows)
+    return collections.Counter(tuple(freeze(v) for v in row) for row in rows)
 
 
 def _moves_with(result: Rows, base: Rows, apart: list[int], index: int) -> bool:
@@ -352,18 +397,8 @@ def _moves_with(result: Rows, base: Rows, apart: list[int], index: int) -> bool:
 
 
 def _project(rows: Rows, indices: list[int]) -> collections.Counter[tuple[t.Any, ...]]:
-    return collections.Counter(tuple(_freeze(row[i]) for i in indices) for row in rows)
+    return collections.Counter(tuple(freeze(row[i]) for i in indices) for row in rows)
 
 
 def _column(rows: Rows, index: int) -> collections.Counter[t.Any]:
-    return collections.Counter(_freeze(row[index]) for row in rows)
-
-
-def _freeze(value: t.Any) -> t.Any:
-    if isinstance(value, float):
-        return round(value, 9)
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
+    return collections.Counter(freeze(row[index]) for row in rows)

@@ -24,6 +24,7 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.sql.column_lineage import column_lineage
 
 from .oracle import Verdict, oracle
+from .oracle_steps import step_class
 
 Tables = dict[tuple[str, ...], dict[str, str]]
 
@@ -155,9 +156,15 @@ def judge_seeds(item: Input, seeds: t.Sequence[int]) -> Verdict:
     if first.skipped:
         return first
     hard = {f for v in verdicts for f in v.disagreements if f.check in ("unrelated", "outputs")}
-    soft = set.intersection(
-        *({f for f in v.disagreements if f.check not in ("unrelated", "outputs")} for v in verdicts)
+    # an edge unconfirmed under every seed (named by the first seed's step or reason)
+    unconfirmed = set.intersection(
+        *({(f.check, f.output, f.source) for f in v.disagreements} for v in verdicts)
     )
+    soft = {
+        f
+        for f in first.disagreements
+        if f.check not in ("unrelated", "outputs") and (f.check, f.output, f.source) in unconfirmed
+    }
     merged = Verdict(agreements=first.agreements, executions=sum(v.executions for v in verdicts))
     merged.disagreements = sorted(hard | soft, key=lambda f: (f.check, f.output, f.source))
     return merged
@@ -187,6 +194,9 @@ class Tally:
     by_construct: dict[str, collections.Counter[str]] = dataclasses.field(
         default_factory=lambda: collections.defaultdict(collections.Counter)
     )
+    explained: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    """Disagreements of an edge the result never showed, by the kind of step of the query
+    (run alone) where its source moved the rows or the values."""
     examples: list[tuple[str, str, t.Any]] = dataclasses.field(default_factory=list)
 
     def add(self, item: Input, verdict: Verdict) -> None:
@@ -198,12 +208,21 @@ class Tally:
         self.executed += 1
         self.agreements.update(verdict.agreements)
         self.disagreements.update(finding.check for finding in verdict.disagreements)
+        self.explained.update(
+            f"{f.check}: {step_class(f.step)}" for f in verdict.disagreements if f.step
+        )
         for construct in item.constructs:
             counts = self.by_construct[construct]
             counts["queries"] += 1
             counts["agreements"] += sum(verdict.agreements.values())
             counts.update(f"disagree:{finding.check}" for finding in verdict.disagreements)
         self.examples += [(item.name, item.sql, f) for f in verdict.disagreements]
+
+    @property
+    def unshown(self) -> list[tuple[str, str, t.Any]]:
+        """Edges neither the result nor any step of the query showed."""
+        soft = ("direct", "row_set", "window")
+        return [e for e in self.examples if e[2].check in soft and not e[2].step]
 
     def lines(self, show: int = 3) -> list[str]:
         """The tally as printed lines."""
@@ -214,6 +233,15 @@ class Tally:
             f"agreements: {sum(self.agreements.values())} {dict(sorted(self.agreements.items()))}",
             f"disagreements: {sum(self.disagreements.values())} "
             f"{dict(sorted(self.disagreements.items()))}",
+            f"of which an inner step showed the edge (the step run alone, by kind): "
+            f"{sum(self.explained.values())}",
+            *(f"  {kind}: {count}" for kind, count in sorted(self.explained.items())),
+            f"edges shown by no step either: {len(self.unshown)} "
+            f"{dict(collections.Counter(f.check for _, _, f in self.unshown))}",
+            *(
+                f"  {reach or 'not classified (listed below)'}: {count}"
+                for reach, count in collections.Counter(f.reach for _, _, f in self.unshown).items()
+            ),
             "by construct (queries, agreements, disagreements by check):",
         ]
         for construct, counts in sorted(self.by_construct.items()):
@@ -225,7 +253,8 @@ class Tally:
                 f"{sum(against.values()):>5} {dict(sorted(against.items())) if against else ''}"
             )
         for check in sorted(self.disagreements):
-            picked = [e for e in self.examples if e[2].check == check][:show]
+            picked = [e for e in self.examples if e[2].check == check and not e[2].step]
+            picked = sorted(picked, key=lambda e: bool(e[2].reach))[:show]
             for name, sql, finding in picked:
                 out.append(f"  {check} {name}: {finding.output} <- {finding.source}: "
                            f"{finding.detail}; {' '.join(sql.split())[:300]}")  # fmt: skip

@@ -1,0 +1,369 @@
+"""The steps of a query, run alone: where an edge the final rows cannot show does its work.
+
+An edge that no perturbation moves in the query's result is either wrong or folded away by
+a later step (a join key under a GROUP BY that merges the rows it multiplied, a filter
+inside an ``EXISTS`` that stays true, a ranking whose order key no output reveals). To tell
+the two apart without anyone's expectation, each ``SELECT`` of the query is run alone, with
+the CTEs it can see, and with the DuckDB ``rowid`` of each base table it reads appended to
+its columns (gathered into a sorted list per group when it groups). A row id names a source
+row whatever its values, so:
+
+- the step's **rows** moved when the multiset of its row-id tuples changed (a join key, a
+  filter, a group key, a limit's sort key that chose other rows);
+- its **values** moved when the multiset of its whole rows (values pinned to row ids)
+  changed.
+
+A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that clause (the
+``FROM``, joins and ``WHERE`` alone). A step that reads the columns of an outer query
+(correlated) cannot run alone and is left out.
+
+>>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
+['the query', 'CTE c']
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import re
+import typing as t
+
+import duckdb
+import sqlglot
+from sqlglot import exp
+
+from .oracle_data import PROFILES, create, freeze, perturbed, random_table, run
+
+Key = tuple[tuple[str, ...], str]
+
+Seen = dict[str, tuple[collections.Counter, collections.Counter]]
+"""What each step gave: its row-id tuples and its whole rows, as multisets, by label."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One ``SELECT`` of a query, as a query of its own.
+
+    Attributes:
+        label: where it is in the query (``CTE c``, ``derived table s``, ``an EXISTS
+            subquery``...).
+        sql: the DuckDB SQL that runs it alone.
+        rids: how many row-id columns end its rows (0: it reads no base table directly).
+    """
+
+    label: str
+    sql: str
+    rids: int
+    reads: frozenset[tuple[str, str, bool]] = frozenset()
+    """The columns its own clauses name: (base table, column, whether every mention is a
+    CASE or COALESCE branch after the first), case-folded."""
+
+
+def steps(query: str) -> list[Step]:
+    """The steps of ``query`` (DuckDB SQL), outermost first (none when sqlglot cannot read
+    the SQL it wrote)."""
+    try:
+        tree = sqlglot.parse_one(query, dialect="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return []
+    ctes = {cte.alias_or_name.casefold() for cte in tree.find_all(exp.CTE)}
+    unused = _unused_ctes(tree)
+    found: list[Step] = []
+    labels: collections.Counter[str] = collections.Counter()
+    for select in tree.find_all(exp.Select, bfs=True):
+        if any(cte in unused for cte in _enclosing_ctes(select)):
+            continue  # a CTE the query never reads moves nothing
+        place = _place(select, tree)
+        labels[place] += 1
+        if labels[place] > 1:
+            place = f"{place} #{labels[place]}"
+        tables = _base_tables(select, ctes)
+        grouped = _grouped(select)
+        whole = select.copy()
+        rids = [] if select.args.get("distinct") else _rids(tables, grouped)
+        whole.set("expressions", [*whole.expressions, *rids])
+        sql = with_ctes(whole, select).sql(dialect="duckdb")
+        folds = grouped or select.args.get("distinct") or select.args.get("qualify")
+        # the joins and filters of a folding step are named by the step before its fold
+        rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
+        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest)))
+        if folds and tables:
+            before = exp.select(*_rids(tables, False))
+            for arg in ("from_", "joins", "laterals", "where"):
+                value = select.args.get(arg)
+                if value:
+                    before.set(
+                        arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
+                    )
+            label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
+            sql = with_ctes(before, select).sql(dialect="duckdb")
+            found.append(Step(label, sql, len(tables), _reads(select, ctes, ("joins", "where"))))
+    return found
+
+
+def steps_moved(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    tables: t.Mapping[tuple[str, ...], t.Mapping[str, str]],
+    keys: set[Key],
+    rng: t.Any,
+    literals: dict[str, list[t.Any]],
+) -> tuple[dict[Key, set[tuple[str, str]]], dict[Key, str]]:
+    """For each source column of ``keys``, the steps of ``query`` its perturbations moved
+    (``(label, "rows" or "values")``), over up to three random data sets of ``tables``; and
+    for each that moved none, why no data reached it, where the steps tell (:func:`reach`)."""
+    found = steps(query)
+    hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
+    had_rows: set[str] = set()
+    for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
+        todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
+        if not todo:
+            break
+        data = {
+            parts: random_table(rng, columns, literals, profile)
+            for parts, columns in tables.items()
+        }
+        for parts, (columns, rows, _) in data.items():
+            create(con, parts, columns, tables[parts], rows)
+        base = witness(con, found)
+        had_rows |= {label for label, (_, rows) in base.items() if rows}
+        for parts, (columns, rows, domains) in data.items():
+            for index, column in enumerate(columns):
+                key = (tuple(p.casefold() for p in parts), column.casefold())
+                if key not in todo:
+                    continue
+                for variant in (1, 2, 0):
+                    values = perturbed(rng, domains[index], len(rows), variant)
+                    changed = [
+                        (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
+                    ]
+                    # created anew: a row id counts on after a delete
+                    create(con, parts, columns, tables[parts], changed)
+                    hits[key] |= moved(base, witness(con, found))
+            create(con, parts, columns, tables[parts], rows)
+    names = {key: {c.casefold() for c in columns} for key, columns in tables.items()}
+    unshown = [key for key, seen in hits.items() if not seen]
+    return hits, {key: reach(key, found, had_rows, names) for key in unshown}
+
+
+def reach(
+    key: Key, found: list[Step], had_rows: set[str], names: t.Mapping[tuple[str, ...], set[str]]
+) -> str:
+    """Why no data set reached a source column no step showed: every step that names it had
+    no rows on any data set, or names it only in a CASE or COALESCE branch after the first
+    (a branch the query's own joins and filters may rule out); else empty."""
+    table, column = key
+    columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
+    mentions = [
+        (step, conditional)
+        for step in found
+        for (name, read, conditional) in step.reads
+        if read == column and name == table[-1] and column in columns
+    ]
+    if not mentions:
+        return ""
+    if not any(step.label in had_rows for step, _ in mentions):
+        return "the steps that name it had no rows on any data set"
+    if all(conditional for step, conditional in mentions if step.label in had_rows):
+        return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
+    return ""
+
+
+def _reads(
+    select: exp.Select, ctes: set[str], parts: tuple[str, ...] = ()
+) -> frozenset[tuple[str, str, bool]]:
+    """The columns ``select``'s own clauses (or only its ``parts``) name (see
+    :attr:`Step.reads`); an unqualified one as a column of each base table it may belong
+    to."""
+    aliases: dict[str, str | None] = {}
+    for source in [select.args.get("from_"), *(select.args.get("joins") or ())]:
+        item = source.this if source is not None else None
+        if isinstance(item, exp.Expr) and item.alias_or_name:
+            base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
+            aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
+    found: dict[tuple[str, str], bool] = {}
+    scanned = [select.args.get(part) for part in parts] if parts else [select]
+    nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
+    for column in (c for node in nodes for c in node.find_all(exp.Column)):
+        if column.find_ancestor(exp.Select) is not select:
+            continue
+        qualifier = column.table.casefold()
+        if qualifier and aliases.get(qualifier) is None:
+            continue  # a derived table's or CTE's column
+        bases = [aliases[qualifier]] if qualifier else [b for b in aliases.values() if b]
+        for base in bases:
+            name = (base, column.name.casefold())
+            found[name] = found.get(name, True) and _conditional(column, select)
+    return frozenset((table, name, flag) for (table, name), flag in found.items())
+
+
+def _always_true(predicate: exp.Or) -> bool:
+    """``x = x OR x IS NULL`` (either order), for one column ``x``."""
+    left, right = (p.unnest() for p in (predicate.this, predicate.expression))
+    if isinstance(left, exp.Is):
+        left, right = right, left
+    return (
+        isinstance(left, exp.EQ)
+        and isinstance(right, exp.Is)
+        and isinstance(right.expression, exp.Null)
+        and left.this == left.expression == right.this
+    )
+
+
+def _unused_ctes(tree: exp.Expr) -> set[str]:
+    """The CTEs no part of the query reads (a CTE read only by unused ones included)."""
+    bodies = {cte.alias_or_name.casefold(): cte for cte in tree.find_all(exp.CTE)}
+    unused: set[str] = set()
+    while True:
+        readers = collections.Counter()
+        for table in tree.find_all(exp.Table):
+            name = table.name.casefold()
+            if name in bodies and not table.db:
+                inside = _enclosing_ctes(table)
+                if not (set(inside) & unused) and name not in inside:
+                    readers[name] += 1
+        found = {name for name in bodies if not readers[name]}
+        if found == unused:
+            return unused
+        unused = found
+
+
+def _enclosing_ctes(node: exp.Expr) -> list[str]:
+    """The names of the CTEs whose bodies hold ``node``."""
+    names = []
+    while node is not None:
+        if isinstance(node, exp.CTE):
+            names.append(node.alias_or_name.casefold())
+        node = node.parent
+    return names
+
+
+def _conditional(node: exp.Expr, stop: exp.Expr) -> bool:
+    """Whether ``node`` can decide nothing on some rows: a THEN or ELSE of a CASE, an
+    argument of COALESCE after the first, or a term of ``x = x OR x IS NULL`` (true for every
+    value of ``x``)."""
+    while node.parent is not None and node is not stop:
+        parent = node.parent
+        if isinstance(parent, exp.Or) and _always_true(parent):
+            return True
+        if isinstance(parent, exp.If) and node is parent.args.get("true"):
+            return True
+        if isinstance(parent, exp.Case) and node is parent.args.get("default"):
+            return True
+        if isinstance(parent, exp.Coalesce) and node in parent.expressions:
+            return True
+        node = parent
+    return False
+
+
+def step_class(step: str) -> str:
+    """A step as its kind, without names: ``rows of CTE c`` is ``rows of a CTE``.
+
+    >>> step_class("values of derived table s5 (a set-operation branch) #2")
+    'values of a derived table (a set-operation branch)'
+    """
+    kind = re.sub(r" #\d+", "", step)
+    return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
+
+
+def witness(con: duckdb.DuckDBPyConnection, found: list[Step]) -> Seen:
+    """Each step's rows and row ids on the data in ``con`` (steps DuckDB refuses: none)."""
+    seen: Seen = {}
+    for step in found:
+        try:
+            rows = run(con, step.sql)
+        except duckdb.Error:
+            continue
+        ids = collections.Counter(freeze(row[len(row) - step.rids :]) for row in rows)
+        if not step.rids:  # no base table: the step's rows are its count
+            ids = collections.Counter({(): len(rows)})
+        seen[step.label] = (ids, collections.Counter(freeze(row) for row in rows))
+    return seen
+
+
+def moved(before: Seen, after: Seen) -> set[tuple[str, str]]:
+    """``(step, "rows" or "values")`` for each step whose row ids or values changed."""
+    found = set()
+    for label, (ids, rows) in after.items():
+        if label not in before:
+            continue
+        if ids != before[label][0]:
+            found.add((label, "rows"))
+        if rows != before[label][1]:
+            found.add((label, "values"))
+    return found
+
+
+def _place(select: exp.Select, root: exp.Expr) -> str:
+    """Where ``select`` is: the query, a CTE, a derived table or a subquery by its role."""
+    node: exp.Expr | None = select
+    branch = ""
+    while node is not None and node is not root:
+        parent = node.parent
+        if isinstance(parent, exp.SetOperation) and not branch:
+            branch = " (a set-operation branch)"
+        if isinstance(node, exp.CTE):
+            return f"CTE {node.alias_or_name}{branch}"
+        if isinstance(node, exp.Subquery) and not isinstance(parent, exp.SetOperation):
+            if isinstance(parent, (exp.From, exp.Join, exp.Lateral)):
+                return f"derived table {node.alias_or_name or '?'}{branch}"
+            role = {exp.Exists: "an EXISTS subquery", exp.In: "an IN subquery"}
+            return next((v for k, v in role.items() if isinstance(parent, k)), "a scalar subquery")
+        if isinstance(node, exp.Exists):
+            return "an EXISTS subquery"
+        if isinstance(parent, exp.In) and node is parent.args.get("query"):
+            return "an IN subquery"
+        node = parent
+    return f"the query{branch}"
+
+
+def _base_tables(select: exp.Select, ctes: set[str]) -> list[str]:
+    """The names (aliases) of the base tables ``select``'s own FROM and joins read."""
+    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
+    names = []
+    for source in sources:
+        table = source.this if source is not None else None
+        if isinstance(table, exp.Table) and not isinstance(table.this, exp.Func):
+            if table.name.casefold() not in ctes or table.db:
+                names.append(table.alias_or_name)
+    return names
+
+
+def _grouped(select: exp.Select) -> bool:
+    if select.args.get("group"):
+        return True
+    for projection in select.expressions:
+        for agg in projection.find_all(exp.AggFunc):
+            inside = agg.find_ancestor(exp.Window, exp.Subquery, exp.Select)
+            if inside is select:
+                return True
+    return False
+
+
+def _rids(tables: list[str], grouped: bool) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    for i, name in enumerate(tables):
+        rid = exp.column("rowid", table=exp.to_identifier(name, quoted=True))
+        value = (
+            exp.ArrayAgg(this=exp.Order(this=rid, expressions=[exp.Ordered(this=rid.copy())]))
+            if grouped
+            else rid
+        )
+        out.append(exp.alias_(value, f"__rid{i}"))
+    return out
+
+
+def with_ctes(step: exp.Select, original: exp.Select) -> exp.Expr:
+    """``step`` with the CTEs ``original`` can see (those of every enclosing WITH)."""
+    ctes: list[exp.Expr] = []
+    recursive = False
+    node: exp.Expr | None = original  # its own WITH too: a step made anew has none
+    while node is not None:
+        with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
+        if isinstance(with_, exp.With):
+            ctes = [cte.copy() for cte in with_.expressions] + ctes
+            recursive = recursive or bool(with_.args.get("recursive"))
+        node = node.parent
+    if ctes and not step.args.get("with_"):
+        step.set("with_", exp.With(expressions=ctes, recursive=recursive))
+    return step

@@ -1,0 +1,124 @@
+"""The oracle's steps: an edge the query's result cannot show is looked for in the step of
+the query where it does its work, run alone with its base tables' row ids; an edge no data
+reaches says why; ties at a LIMIT cut are not taken for lineage."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from dbt_lineage.sql.column_lineage import column_lineage
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from benchkit.oracle import oracle  # noqa: E402
+from benchkit.oracle_steps import step_class, steps  # noqa: E402
+from benchkit.oracle_ties import tie_probes, tied  # noqa: E402
+
+ORDERS = {"id": "int", "amount": "int", "status": "int", "customer_id": "int", "note": "int"}
+CUSTOMERS = {"id": "int", "region": "int"}
+SCHEMA = {"orders": ORDERS, "customers": CUSTOMERS}
+TABLES = {("orders",): ORDERS, ("customers",): CUSTOMERS}
+
+
+def _findings(sql: str) -> dict[tuple[str, str, str], tuple[str, str]]:
+    lineage = column_lineage(sql, dialect="duckdb", schema=SCHEMA)
+    verdict = oracle(sql, "duckdb", TABLES, lineage, seed=3)
+    assert verdict.skipped is None
+    return {(f.check, f.output, f.source): (f.step, f.reach) for f in verdict.disagreements}
+
+
+def test_a_join_key_a_grouping_folds_away_is_shown_by_the_step_before_it() -> None:
+    # The left join multiplies the orders rows a customer id matches; grouping by the order
+    # id folds them again, so the result never shows the join key: its step does.
+    sql = (
+        "select o.id, max(o.amount) as top from orders o"
+        " left join customers c on o.customer_id = c.id group by o.id"
+    )
+    found = _findings(sql)
+    assert set(found) == {
+        ("row_set", "", "orders.customer_id"),
+        ("row_set", "", "customers.id"),
+    }
+    for step, _ in found.values():
+        assert step.startswith("rows of the query"), step
+
+
+def test_a_ranking_whose_order_key_no_output_shows_is_shown_by_the_step_values() -> None:
+    sql = "select row_number() over (partition by status order by id) as r, status from orders"
+    found = _findings(sql)
+    assert found == {("window", "r", "orders.id"): ("values of the query", "")}
+
+
+def test_a_branch_the_query_rules_out_is_named_as_such() -> None:
+    sql = "select case when id is null then note else id end as x from orders where id in (1, 2)"
+    found = _findings(sql)
+    assert found == {
+        ("direct", "x", "orders.note"): (
+            "",
+            "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL",
+        )
+    }
+
+
+def test_a_filter_true_for_every_value_is_named_as_such() -> None:
+    sql = "select id from orders where (note = note or note is null)"
+    found = _findings(sql)
+    assert found == {
+        ("row_set", "", "orders.note"): (
+            "",
+            "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL",
+        )
+    }
+
+
+def test_steps_are_named_by_their_place_and_run_alone_with_the_ctes_they_see() -> None:
+    sql = (
+        "with c as (select id from orders where amount > 1)"
+        " select c.id from c where exists (select 1 from customers where region = 2)"
+        " union all select id from (select id from orders group by id) as s"
+    )
+    found = {step.label: step for step in steps(sql)}
+    assert set(found) == {
+        "the query (a set-operation branch)",
+        "an EXISTS subquery",
+        "the query (a set-operation branch) #2",
+        "derived table s",
+        "derived table s, before its grouping",
+        "CTE c",
+    }
+    with duckdb.connect() as con:
+        con.execute("create table orders (id int, amount int)")
+        con.execute("create table customers (id int, region int)")
+        con.execute("insert into orders values (1, 2), (2, 0), (1, 3)")
+        for step in found.values():
+            con.execute(step.sql).fetchall()  # each runs alone
+        rows = con.execute(found["CTE c"].sql).fetchall()
+    assert sorted(rows) == [(1, 0), (1, 2)]  # the id, then the row id of each orders row
+    assert step_class("rows of CTE c") == "rows of a CTE"
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [([(1, 5), (2, 5), (3, 7)], True), ([(1, 5), (2, 6), (3, 7)], False)],
+)
+def test_a_tie_at_a_limit_cut_is_seen(rows: list[tuple[int, int]], expected: bool) -> None:
+    sql = "select id from orders order by amount limit 1"
+    with duckdb.connect() as con:
+        con.execute("create table orders (id int, amount int)")
+        con.executemany("insert into orders values (?, ?)", rows)
+        assert tied(con, tie_probes(sql)) is expected
+
+
+@pytest.mark.parametrize("module", ["benchkit.oracle_steps", "benchkit.oracle_ties"])
+def test_the_docstring_examples_hold(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted > 0
+    assert failed == 0
