@@ -63,8 +63,8 @@ def compare_sides(
         )
     cache = LineageCache(head_dir / CACHE_FILE, read=not no_cache)
     with fewer_collections():
-        # One pool of workers for both sides.
-        with SharedWorkers() as workers:
+        # One pool of workers and one write of the cache for both sides.
+        with SharedWorkers() as workers, cache.held():
             before, after = (
                 side_lineage(
                     given,

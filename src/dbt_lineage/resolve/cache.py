@@ -17,6 +17,7 @@ compressing GitLab's 29 MB took 0.13 s of each build (level 1, to 3.7 MB), its r
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -49,6 +50,8 @@ class LineageCache:
         self._compiled: dict[str, list[str]] = {}
         """Node id -> [checksum of its raw code, its compiled SQL], from the last build that
         had compiled SQL for it."""
+        self._held: list[bool] | None = None
+        """While ``held``: the ``prune`` of each save asked for, none written yet."""
         if read and path is not None and path.is_file():
             try:
                 text = gzip.decompress(path.read_bytes()).decode("utf-8")
@@ -85,9 +88,26 @@ class LineageCache:
         kept = self._compiled.get(node_id)
         return kept[1] if checksum and kept is not None and kept[0] == checksum else None
 
+    @contextlib.contextmanager
+    def held(self) -> t.Iterator[None]:
+        """Saves asked for inside write nothing; leaving writes once what the last of them
+        would have (pruned only when every one was). ``diff``'s two sides share one cache:
+        the head's save writes all the base's did and more (``used`` keeps growing), so
+        the base's, 0.15 s of CPU on GitLab's project, was written for nothing."""
+        self._held = []
+        try:
+            yield
+        finally:
+            asked, self._held = self._held, None
+            if asked:
+                self.save(prune=all(asked))
+
     def save(self, *, prune: bool = True) -> None:
         """Write the cache back: with ``prune`` (a full build), only the entries this build
         used, so stale ones go; without (a selected build), every entry."""
+        if self._held is not None:
+            self._held.append(prune)
+            return
         stale = len(self._used) != len(self._entries)
         if self.path is None or not (self._dirty or (prune and stale)):
             return
