@@ -7,7 +7,7 @@ import dataclasses
 import time
 
 from dbt_lineage.resolve.node_lineage import NodeInputs, SqlNode
-from dbt_lineage.resolve.pool import IN_FLIGHT, REQUEUE, Finished, WorkerPool
+from dbt_lineage.resolve.pool import IN_FLIGHT, REQUEUE, Finished, SharedWorkers, WorkerPool
 from dbt_lineage.resolve.relations import RelationIndex
 
 
@@ -82,6 +82,39 @@ def test_a_task_too_large_for_the_pipe_waits_for_an_idle_worker() -> None:
         assert done.task_id == "large" and done.outcome is not None
     finally:
         pool.close()
+
+
+def test_shared_workers_resolve_the_next_build_with_its_relations_and_no_new_process() -> None:
+    # diff resolves its head with the workers that resolved its base: the head's relation
+    # index and column lists must replace the base's, in the same processes.
+    def index(node_id: str) -> RelationIndex:
+        found = RelationIndex("duckdb")
+        found.add_name("t", node_id)
+        return found
+
+    def resolve(pool: WorkerPool, columns: dict[str, str]) -> dict[str, list[str]]:
+        inputs = dataclasses.replace(_inputs(), schema={"t": columns})
+        while pool.idle == 0:
+            pool.wait()
+        pool.submit("reader", _node("reader", "select * from t"), inputs)
+        finished: list[Finished] = []
+        while not finished:  # (or another worker becoming ready)
+            finished = pool.wait()
+        (done,) = finished
+        assert done.outcome is not None
+        result = done.outcome.result.columns
+        return {name: [edge.upstream.node_id for edge in c.upstreams] for name, c in result.items()}
+
+    with SharedWorkers() as workers:
+        pool = workers.pool(2, index("model.p.base"), None)
+        assert resolve(pool, {"a": "int"}) == {"a": ["model.p.base"]}
+        processes = [worker.process.pid for worker in pool._workers]
+        assert workers.pool(2, index("model.p.head"), None) is pool
+        assert resolve(pool, {"b": "int"}) == {"b": ["model.p.head"]}
+        assert [worker.process.pid for worker in pool._workers] == processes
+        assert workers.pool(1, index("model.p.third"), None) is pool
+        assert len(pool._workers) == 1
+    assert pool.closed and all(w.exit_code() is not None for w in pool._workers)
 
 
 def test_inputs_without_schema_keep_every_other_field() -> None:

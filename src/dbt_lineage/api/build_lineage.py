@@ -21,6 +21,7 @@ from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.graph.save import save_graph
 from dbt_lineage.memory import collections_paused
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
+from dbt_lineage.resolve.pool import SharedWorkers
 from dbt_lineage.resolve.project import ProjectLineage, resolve_project
 from dbt_lineage.types import DEFAULT_NODE_TIMEOUT
 
@@ -50,6 +51,7 @@ def build_lineage(
     cache: LineageCache | None = None,
     catalog: bool = True,
     manifest: Manifest | None = None,
+    workers: SharedWorkers | None = None,
 ) -> Built:
     """Resolve the project's lineage and write it.
 
@@ -60,7 +62,8 @@ def build_lineage(
     builds. ``cache`` replaces ``<target>/dbt_lineage_cache.json.gz``: ``diff`` shares one
     between its two sides, so the second costs only what differs. Without ``catalog``,
     catalog.json is not read (columns come from the manifest and the SQL alone). ``manifest``:
-    the target's manifest.json, when the caller has loaded it (not read again).
+    the target's manifest.json, when the caller has loaded it (not read again). ``workers``:
+    worker processes shared with another build (``diff``'s other side; None: its own).
 
     Raises:
         DbtLineageError: no manifest, an unsupported artifact, a name that is no node.
@@ -80,6 +83,7 @@ def build_lineage(
             progress=progress,
             jobs=jobs,
             node_timeout=node_timeout,
+            workers=workers,
         )
         graph = build_graph(artifacts, lineage)
         lineage.nodes.clear()  # the graph holds it all now: keep one copy in memory

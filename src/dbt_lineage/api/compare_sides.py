@@ -17,6 +17,7 @@ from dbt_lineage.memory import fewer_collections
 from dbt_lineage.queries.diff import diff
 from dbt_lineage.queries.diff_side import checksum_scheme, diff_side, seed_code
 from dbt_lineage.resolve.cache import CACHE_FILE, LineageCache
+from dbt_lineage.resolve.pool import SharedWorkers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,10 +63,19 @@ def compare_sides(
         )
     cache = LineageCache(head_dir / CACHE_FILE, read=not no_cache)
     with fewer_collections():
-        before = side_lineage(
-            base, option="--base", project_dir=project_dir, cache=cache, jobs=jobs
-        )
-        after = side_lineage(head, option="--head", project_dir=project_dir, cache=cache, jobs=jobs)
+        # One pool of workers and one write of the cache for both sides.
+        with SharedWorkers() as workers, cache.held():
+            before, after = (
+                side_lineage(
+                    given,
+                    option=option,
+                    project_dir=project_dir,
+                    cache=cache,
+                    jobs=jobs,
+                    workers=workers,
+                )
+                for given, option in ((base, "--base"), (head, "--head"))
+            )
         only = _selected(select, before, after) if select else None
         code, notes = _code(before, after, Path(project_dir))
         document = diff(

@@ -19,6 +19,7 @@ from dbt_lineage.errors import ArtifactError, DbtLineageError
 from dbt_lineage.graph.io import load_graph
 from dbt_lineage.graph.model import LineageGraph
 from dbt_lineage.resolve.cache import LineageCache
+from dbt_lineage.resolve.pool import SharedWorkers
 
 
 @dataclasses.dataclass
@@ -40,6 +41,7 @@ def side_lineage(
     project_dir: str | Path,
     cache: LineageCache | None,
     jobs: int | None = None,
+    workers: SharedWorkers | None = None,
 ) -> Side:
     """Load (or build) the lineage of the side at ``given``.
 
@@ -49,6 +51,7 @@ def side_lineage(
         project_dir: the dbt project (seeds' CSV headers are read from it).
         cache: the resolution cache both sides share (None: each target's own).
         jobs: processes to resolve with.
+        workers: worker processes shared with the other side (None: its own).
 
     Raises:
         ArtifactError: no manifest there, or one of an unsupported version.
@@ -84,6 +87,7 @@ def side_lineage(
         target.resolve(),
         cache=cache,
         jobs=jobs,
+        workers=workers,
         manifest=manifest,  # read once: GitLab's takes 0.5 s of CPU to load
     )
     return Side(

@@ -143,7 +143,7 @@ def _modified(
             "unknown",
             reasons=[f"no compiled SQL on the {side} side: run `dbt compile` there"],
         )
-    if _plain(node_id, old, base) == _plain(node_id, new, head):
+    if _same_plain(node_id, old, new, base, head):
         return _same_logic(node_id, old, new, base, head)
     try:
         before, after = _tree(node_id, old, base), _tree(node_id, new, head)
@@ -328,14 +328,32 @@ def _no_sql(
     return _same_logic(node_id, old, new, base, head)
 
 
-def _plain(node_id: str, facts: NodeFacts, side: DiffSide) -> str:
-    """The SQL text with the relation names it reads replaced by their unique ids."""
-    text = facts.sql or ""
+def _same_plain(
+    node_id: str, old: NodeFacts, new: NodeFacts, base: DiffSide, head: DiffSide
+) -> bool:
+    """Whether the node's SQL is the same text on both sides once the relation names it
+    reads are replaced by their unique ids and whitespace is folded (``_plain``). The same
+    SQL reading the same names is (most nodes of a pull request: folding every node's
+    whitespace took 0.25 s of GitLab's diff)."""
+    old_names, new_names = _names(node_id, base), _names(node_id, head)
+    if old.sql == new.sql and list(old_names.items()) == list(new_names.items()):
+        return True  # in the same order too: ``_plain`` replaces names of a length in order
+    return _plain(old, old_names) == _plain(new, new_names)
+
+
+def _names(node_id: str, side: DiffSide) -> dict[str, str]:
+    """The relation names the node reads, to their unique ids."""
     names = {}
     for other in side.reads(node_id):
         found = side.nodes.get(other)
         if found is not None and found.relation_name:
             names[found.relation_name] = other
+    return names
+
+
+def _plain(facts: NodeFacts, names: dict[str, str]) -> str:
+    """The SQL text with the relation names in ``names`` replaced by their unique ids."""
+    text = facts.sql or ""
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, f"<{names[name]}>")
     return re.sub(r"\s+", " ", text).strip()

@@ -112,6 +112,7 @@ class WorkerPool:
     def __init__(self, jobs: int, index: RelationIndex, timeout: float | None) -> None:
         self._index = index
         self.timeout = timeout
+        self.closed = False
         self._failed_starts = 0
         self._poll = select.poll()
         self._watched: set[int] = set()
@@ -152,6 +153,27 @@ class WorkerPool:
         worker.sent.update(new)
         worker.connection.send_bytes(data)
         return True
+
+    def renew(self, jobs: int, index: RelationIndex, timeout: float | None) -> None:
+        """Serve another build with these workers (``diff``'s second side): its relation
+        index and time budget, ``jobs`` workers. Call between builds (no task in flight):
+        ready workers get the index now (and forget the column lists of the last build, as
+        the pool does), workers still starting get it when ready."""
+        self._index = index
+        self.timeout = timeout
+        for worker in self._workers[jobs:]:
+            try:
+                if worker.ready:
+                    worker.connection.send(None)  # it reads the stop and exits
+            except OSError:
+                pass
+            worker.stop(kill=not worker.ready)
+        del self._workers[jobs:]
+        for worker in self._workers:
+            worker.sent.clear()
+            if worker.ready:
+                worker.connection.send(index)
+        self._workers += [_Worker() for _ in range(jobs - len(self._workers))]
 
     def wait(self) -> list[Finished]:
         """Block until a task finishes (or runs out of time), or a worker becomes ready."""
@@ -236,6 +258,7 @@ class WorkerPool:
     def close(self) -> None:
         """Tells ready, idle workers to stop; kills the rest (a worker still starting has
         done no work, and would wait for the relation index before it reads a stop)."""
+        self.closed = True
         idle = [w for w in self._workers if w.ready and w.task is None]
         for worker in idle:
             try:
@@ -246,6 +269,36 @@ class WorkerPool:
             worker.stop(kill=worker not in idle)
 
     def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SharedWorkers:
+    """One worker pool for builds run one after the other (``diff``'s two sides): the
+    second starts no worker processes of its own (GitLab: the head, resolving 4 nodes after
+    the base filled the cache, spent 0.5 s of CPU starting two workers). Every node is
+    still resolved in a worker (``docs/decisions/0009-one-job-in-a-worker.md``). A context
+    manager: leaving it stops the workers."""
+
+    def __init__(self) -> None:
+        self._pool: WorkerPool | None = None
+
+    def pool(self, jobs: int, index: RelationIndex, timeout: float | None) -> WorkerPool:
+        """The pool, started for the first build, renewed for the next (a new one when a
+        build stopped half-way closed it)."""
+        if self._pool is None or self._pool.closed:
+            self._pool = WorkerPool(jobs, index, timeout)
+        else:
+            self._pool.renew(jobs, index, timeout)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None and not self._pool.closed:
+            self._pool.close()
+
+    def __enter__(self) -> SharedWorkers:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -16,6 +16,7 @@ from dbt_lineage.resolve.failures import failures
 from dbt_lineage.resolve.inferred_columns import inferred_columns
 from dbt_lineage.resolve.inputs import SQL_TYPES, KnownColumns, Prepared
 from dbt_lineage.resolve.node_lineage import ColumnLineage, NodeDiagnostic, NodeLineage
+from dbt_lineage.resolve.pool import SharedWorkers
 from dbt_lineage.resolve.relations import relation_index
 from dbt_lineage.resolve.schedule import Schedule, schedule
 from dbt_lineage.sql.dialects import dialect_for
@@ -49,6 +50,7 @@ def resolve_project(
     progress: Progress | None = None,
     jobs: int | None = None,
     node_timeout: float | None = DEFAULT_NODE_TIMEOUT,
+    workers: SharedWorkers | None = None,
 ) -> ProjectLineage:
     """Resolve the columns of every relation in the project.
 
@@ -63,6 +65,8 @@ def resolve_project(
         jobs: worker processes to resolve with; the machine's cores by default (one
             worker for 1: a node that crashes its process costs only itself).
         node_timeout: seconds one node may take in a worker (None: no limit).
+        workers: worker processes shared with other builds (``diff``'s two sides); None
+            starts this build's own.
     """
     import os
 
@@ -86,6 +90,7 @@ def resolve_project(
             jobs=max(1, jobs if jobs is not None else (os.cpu_count() or 1)),
             timeout=node_timeout,
             expected=expected,
+            workers=workers,
         )
     project = ProjectLineage(dialect, {n: build.results[n] for n in order}, declared)
     project.resolved_count = build.resolved

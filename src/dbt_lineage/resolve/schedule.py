@@ -18,7 +18,7 @@ import typing as t
 from dbt_lineage.resolve.failures import internal_error, timed_out
 from dbt_lineage.resolve.inputs import Prepared
 from dbt_lineage.resolve.node_lineage import NodeLineage
-from dbt_lineage.resolve.pool import REQUEUE, WorkerPool
+from dbt_lineage.resolve.pool import REQUEUE, SharedWorkers, WorkerPool
 from dbt_lineage.resolve.relations import RelationIndex
 
 
@@ -55,6 +55,7 @@ def schedule(
     jobs: int,
     timeout: float | None,
     expected: int,
+    workers: SharedWorkers | None = None,
 ) -> None:
     """Module entry: run every node of ``plan`` through ``job``.
 
@@ -65,6 +66,8 @@ def schedule(
         jobs: worker processes at most.
         timeout: seconds a node may take in a worker; None for no limit.
         expected: how many nodes will need resolving at most (no more workers start).
+        workers: the pool to take (and leave running) when builds share one; None starts
+            one for this schedule and stops it after.
     """
     waits = {node_id: set(parents) for node_id, parents in plan.waits.items()}
     dependents = plan.dependents()
@@ -104,7 +107,11 @@ def schedule(
                 else:
                     queued.append((node_id, started))
             if queued and pool is None:
-                pool = WorkerPool(max(1, min(jobs, expected)), index(), timeout)
+                size = max(1, min(jobs, expected))
+                if workers is not None:
+                    pool = workers.pool(size, index(), timeout)
+                else:
+                    pool = WorkerPool(size, index(), timeout)
             while queued and pool is not None and pool.idle:
                 node_id, prepared = queued[0]
                 if not pool.submit(node_id, prepared.node, prepared.inputs):
@@ -129,5 +136,7 @@ def schedule(
                         result = internal_error(prepared.node, prepared.inputs, finished.problem)
                         finish(finished.task_id, result)
     finally:
-        if pool is not None:
+        # A shared pool stays for the next build, unless this one stopped half-way (tasks
+        # may be in flight).
+        if pool is not None and (workers is None or len(done) < len(plan.order)):
             pool.close()

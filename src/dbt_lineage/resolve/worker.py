@@ -47,7 +47,9 @@ def _inject_fault() -> None:
 
 
 def serve(connection: t.Any) -> None:
-    """A worker process: receive the relation index once, then tasks until told to stop."""
+    """A worker process: receive the relation index, then tasks until told to stop (a new
+    index between tasks starts another build's: ``diff`` resolves both sides with the same
+    workers)."""
     # Parsed SQL trees are many small objects with parent links: collect cycles less often.
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
@@ -62,6 +64,10 @@ def serve(connection: t.Any) -> None:
         message = connection.recv()
         if message is None:
             return
+        if isinstance(message, RelationIndex):  # the next build's (``pool.renew``)
+            index = message
+            relations.clear()
+            continue
         task_id, node, inputs, refs, new = message
         relations.update(new)
         schema = {name: relations[key] for name, key in refs.items()}
