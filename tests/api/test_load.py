@@ -21,14 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    from synth_dbt import generate_project
-
-    directory = tmp_path_factory.mktemp("synthetic")
-    generate_project(30, directory, seed=1, with_catalog=True)
-    dbt_lineage.build(directory, jobs=1)
-    return directory
+def project(built: Path) -> Path:
+    return built
 
 
 @pytest.fixture(scope="module")

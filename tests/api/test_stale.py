@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,18 +19,6 @@ from dbt_lineage.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = ("manifest.json", "catalog.json", "lineage.json", "lineage.index.sqlite")
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A synthetic project with its lineage built."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    from synth_dbt import generate_project
-
-    directory = tmp_path_factory.mktemp("synthetic")
-    generate_project(30, directory, seed=1, with_catalog=True)
-    dbt_lineage.build(directory, jobs=1)
-    return directory
 
 
 @pytest.fixture
