@@ -47,7 +47,7 @@ from .oracle_data import (
     family,
     freeze,
     load,
-    perturbed,
+    perturbed_rows,
     random_table,
     reorder,
     run,
@@ -208,10 +208,7 @@ def _judge(
                 outputs, rows_moved, repaired = moved.get(key, (set(), False, False))
                 apart = _apart(key, names, lineage)
                 for variant in variants:
-                    values = perturbed(rng, domains[index], len(rows), variant)
-                    changed = [
-                        (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
-                    ]
+                    changed = perturbed_rows(rng, rows, index, domains[index], variant)
                     load(con, parts, columns, changed)
                     try:
                         result = run(con, query)

@@ -100,6 +100,14 @@ def perturbed(
     return [draw(rng, domain) for _ in range(count)]
 
 
+def perturbed_rows(
+    rng: random.Random, rows: Rows, index: int, domain: Domain, variant: int
+) -> Rows:
+    """``rows`` with column ``index`` replaced by a perturbation (:func:`perturbed`)."""
+    values = perturbed(rng, domain, len(rows), variant)
+    return [(*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)]
+
+
 def fresh(like: t.Any, i: int) -> t.Any:
     """A value of ``like``'s type that no drawn value equals."""
     if isinstance(like, bool):

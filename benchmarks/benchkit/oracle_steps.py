@@ -32,7 +32,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import PROFILES, create, freeze, perturbed, random_table, run
+from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
 
 Key = tuple[tuple[str, ...], str]
 
@@ -133,10 +133,7 @@ def steps_moved(
                 if key not in todo:
                     continue
                 for variant in (1, 2, 0):
-                    values = perturbed(rng, domains[index], len(rows), variant)
-                    changed = [
-                        (*r[:index], v, *r[index + 1 :]) for r, v in zip(rows, values, strict=False)
-                    ]
+                    changed = perturbed_rows(rng, rows, index, domains[index], variant)
                     # created anew: a row id counts on after a delete
                     create(con, parts, columns, tables[parts], changed)
                     hits[key] |= moved(base, witness(con, found))
@@ -176,9 +173,8 @@ def _reads(
     :attr:`Step.reads`); an unqualified one as a column of each base table it may belong
     to."""
     aliases: dict[str, str | None] = {}
-    for source in [select.args.get("from_"), *(select.args.get("joins") or ())]:
-        item = source.this if source is not None else None
-        if isinstance(item, exp.Expr) and item.alias_or_name:
+    for item in _items(select):
+        if item.alias_or_name:
             base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
             aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
     found: dict[tuple[str, str], bool] = {}
@@ -319,14 +315,18 @@ def _place(select: exp.Select, root: exp.Expr) -> str:
 
 def _base_tables(select: exp.Select, ctes: set[str]) -> list[str]:
     """The names (aliases) of the base tables ``select``'s own FROM and joins read."""
-    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
     names = []
-    for source in sources:
-        table = source.this if source is not None else None
+    for table in _items(select):
         if isinstance(table, exp.Table) and not isinstance(table.this, exp.Func):
             if table.name.casefold() not in ctes or table.db:
                 names.append(table.alias_or_name)
     return names
+
+
+def _items(select: exp.Select) -> list[exp.Expr]:
+    """What ``select``'s own FROM and joins read (tables, subqueries, functions)."""
+    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
+    return [s.this for s in sources if s is not None and isinstance(s.this, exp.Expr)]
 
 
 def _grouped(select: exp.Select) -> bool:
