@@ -22,3 +22,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     generate_project(30, directory, seed=1, with_catalog=True)
     dbt_lineage.build(directory, jobs=1)
     return directory
+
+
+def feeding_column(graph: dbt_lineage.LineageGraph) -> str:
+    """A model column that feeds another, as users type it."""
+    edge = next(
+        edge
+        for edge in graph.edges
+        if isinstance(edge.source, dbt_lineage.ColumnRef)
+        and edge.source.node_id.startswith("model.")
+    )
+    return f"{edge.source.node_id}.{edge.source.column}"

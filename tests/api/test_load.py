@@ -17,6 +17,8 @@ import pytest
 
 import dbt_lineage
 
+from .conftest import feeding_column
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -28,14 +30,7 @@ def project(built: Path) -> Path:
 @pytest.fixture(scope="module")
 def column(project: Path) -> str:
     """A model column that feeds another, as users type it."""
-    graph = dbt_lineage.load(project).graph
-    edge = next(
-        edge
-        for edge in graph.edges
-        if isinstance(edge.source, dbt_lineage.ColumnRef)
-        and edge.source.node_id.startswith("model.")
-    )
-    return f"{edge.source.node_id}.{edge.source.column}"
+    return feeding_column(dbt_lineage.load(project).graph)
 
 
 def test_load_finds_the_lineage_from_a_target_a_project_or_the_file(project: Path) -> None:

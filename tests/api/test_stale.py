@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import dbt_lineage
 from dbt_lineage.api.locate import load_lineage
 from dbt_lineage.cli import main
+
+from .conftest import feeding_column
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = ("manifest.json", "catalog.json", "lineage.json", "lineage.index.sqlite")
@@ -104,11 +105,4 @@ def test_an_index_without_content_sizes_compares_digests(project: Path) -> None:
 
 
 def _a_column(project: Path) -> str:
-    graph = load_lineage(project, None, None, index=False).graph
-    edge = next(
-        edge
-        for edge in graph.edges
-        if isinstance(edge.source, dbt_lineage.ColumnRef)
-        and edge.source.node_id.startswith("model.")
-    )
-    return f"{edge.source.node_id}.{edge.source.column}"
+    return feeding_column(load_lineage(project, None, None, index=False).graph)
