@@ -358,6 +358,27 @@ def joined_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _walk_with_rows(page: t.Any) -> float:
+    """Turns row-set edges on (off first when they are on) and returns the longest task of
+    the walk that follows, in milliseconds."""
+    toggle = page.get_by_test_id("rows-toggle")
+    if toggle.is_checked():
+        toggle.click()
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=impact]')?.textContent"
+            ".includes('Row-set edges (join')"
+        )
+        page.wait_for_timeout(300)
+    page.evaluate("window.__tasks.length = 0")
+    toggle.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=impact]')?.textContent"
+        ".includes('Row-set edges (join')"
+    )
+    page.wait_for_timeout(300)
+    return float(page.evaluate("Math.max(0, ...window.__tasks)"))
+
+
 def test_the_row_set_toggle_on_a_date_column_keeps_the_page_responsive(
     chromium: t.Any, joined_report: Path
 ) -> None:
@@ -376,14 +397,10 @@ def test_the_row_set_toggle_on_a_date_column_keeps_the_page_responsive(
     page.wait_for_selector("[data-testid=impact]")
     page.wait_for_timeout(300)
     page.evaluate(_SAW_PROGRESS)
-    page.evaluate("window.__tasks.length = 0")
-    page.get_by_test_id("rows-toggle").click()
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=impact]')?.textContent"
-        ".includes('Row-set edges (join')"
-    )
-    page.wait_for_timeout(300)
-    longest = page.evaluate("Math.max(0, ...window.__tasks)")
+    # The best of three walks: the shared machine's noise only lengthens tasks (one walk in CI
+    # saw a task of 193 ms against a load of 94), while a walk that does not run in slices is
+    # long every time.
+    longest = min(_walk_with_rows(page) for _ in range(3))
     assert page.evaluate("window.__sawProgress")
     # 1.5 times the page load's, and never under 150 ms: this page loads in tasks of 50-80 ms
     # and the shared machine's noise is of that order (one task of 1,050 ms before the walk
