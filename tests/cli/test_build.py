@@ -91,6 +91,47 @@ def test_second_build_comes_from_cache_and_a_change_is_resolved_again(template: 
     assert "12 node(s) resolved, 0 from cache" in cold.output
 
 
+def test_a_build_into_another_database_reuses_the_cache_and_gives_the_same_lineage(
+    template: Path,
+) -> None:
+    """A production manifest against a CI build: every relation and every name dbt rendered
+    into the SQL moves to another database. The cache still answers every node, and what it
+    answers is what resolving the moved SQL gives."""
+    for _ in range(2):  # the second build's keys are those of a build from the cache
+        (template / "target" / "lineage.json").unlink(missing_ok=True)
+        assert _build(template).exit_code == 0
+    manifest_path = template / "target" / "manifest.json"
+    original = manifest_path.read_text()
+    manifest = json.loads(original)
+    database = manifest["nodes"]["model.shop.customers"]["database"]
+    moved = 0
+    for node in [*manifest["nodes"].values(), *manifest["sources"].values()]:
+        if node.get("database") != database:
+            continue
+        node["database"] = f"{database}_ci"
+        for field in ("relation_name", "compiled_code"):
+            if node.get(field):
+                text = node[field].replace(f'"{database}".', f'"{database}_ci".')
+                moved += text != node[field]
+                node[field] = text
+    assert moved > 12
+    manifest_path.write_text(json.dumps(manifest))
+    try:
+        warm = _build(template)
+        assert "0 node(s) resolved, 12 from cache" in warm.output, warm.output
+        from_cache = _lineage(template)
+        cold = _build(template, "--no-cache")
+        assert "12 node(s) resolved, 0 from cache" in cold.output
+        fresh = _lineage(template)
+    finally:
+        manifest_path.write_text(original)
+    subquery = 'order_date >= (SELECT MAX(order_date) FROM "shop_ci"."main"."fct_daily_revenue")'
+    filters = from_cache["edges"]["indirect"]["model.shop.fct_daily_revenue"]["rows"]
+    assert subquery in {edge.get("expression") for edge in filters}  # the head's name
+    for part in ("nodes", "edges", "diagnostics"):
+        assert from_cache[part] == fresh[part], part
+
+
 def test_select_builds_the_node_and_what_it_reads(template: Path, tmp_path: Path) -> None:
     output = tmp_path / "lineage.json"
     result = _build(template, "--select", "stg_orders", "--output", str(output))

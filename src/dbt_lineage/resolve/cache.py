@@ -3,7 +3,10 @@
 One gzip file under the target directory. Each entry is the JSON text of one node's
 result (parsed only when a build uses it), keyed by a sha256 of everything that result
 depends on: our version, the cache layout version, sqlglot's version, the dialect, the
-compiled SQL, and the names, ids and columns of its upstream relations.
+compiled SQL, and the ids and columns of its upstream relations. Relation names are not in
+the key: the SQL's are replaced by marks of the relations' unique ids, in the key and in
+the kept result, so that the same code compiled into another database or schema (a diff of
+a production manifest against a CI build) reads the same entries (:func:`placeholders`).
 
 The file's first line is a JSON object (``version``, and the ``compiled`` SQL kept for
 partial manifests); every further line is one entry, its key, a space and its text as is.
@@ -72,19 +75,28 @@ class LineageCache:
         except (OSError, ValueError, KeyError, EOFError, AttributeError):
             self._entries, self._compiled = {}, {}  # unreadable: start again
 
-    def get(self, key: str) -> NodeLineage | None:
+    def get(self, key: str, marks: dict[str, str] | None = None) -> NodeLineage | None:
+        """The result kept under ``key``, with each mark of ``marks`` (relation name ->
+        mark) back to the name this build's SQL uses."""
         if self._unread:
             self._read()
         entry = self._entries.get(key)
         if entry is None:
             return None
         self._used.add(key)
+        if marks:
+            entry = placeholders(entry, {_in_json(m): _in_json(n) for n, m in marks.items()})
         return NodeLineage.from_json(json.loads(entry))
 
-    def put(self, key: str, result: NodeLineage) -> None:
+    def put(self, key: str, result: NodeLineage, marks: dict[str, str] | None = None) -> None:
+        """Keep ``result`` under ``key``, each relation name of ``marks`` that it shows (in an
+        expression that holds a subquery) replaced by its mark: a build that names the same
+        relations otherwise (another database or schema) reads it with its own names."""
         if self._unread:
             self._read()
         text = result.text or json.dumps(result.to_json(), separators=(",", ":"))
+        if marks:
+            text = placeholders(text, {_in_json(n): _in_json(m) for n, m in marks.items()})
         self._entries[key] = text
         self._used.add(key)
         self._dirty = True
@@ -153,6 +165,22 @@ def cache_key(node_id: str, dialect: str, sql: str, upstream: str) -> str:
     digest = hashlib.sha256(sql.encode())
     digest.update(f"[{node_id!r}, {dialect!r}, {upstream}]".encode())
     return digest.hexdigest()
+
+
+def placeholders(text: str, marks: dict[str, str]) -> str:
+    """``text`` with each key of ``marks`` replaced by its value, longest first (a longer
+    relation name may hold a shorter one). The cache key's SQL names each relation by a mark
+    of its unique id, so that a project compiled into another database or schema (a
+    production manifest against a CI build) finds the results of the same code."""
+    for name in sorted(marks, key=len, reverse=True):
+        if name in text:
+            text = text.replace(name, marks[name])
+    return text
+
+
+def _in_json(text: str) -> str:
+    """``text`` as it reads inside a JSON string."""
+    return json.dumps(text)[1:-1]
 
 
 def _stamp() -> list[t.Any]:

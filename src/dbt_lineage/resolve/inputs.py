@@ -12,7 +12,7 @@ from __future__ import annotations
 import typing as t
 
 from dbt_lineage.artifacts.manifest import ManifestNode
-from dbt_lineage.resolve.cache import cache_key
+from dbt_lineage.resolve.cache import cache_key, placeholders
 from dbt_lineage.resolve.declared_columns import DeclaredColumns
 from dbt_lineage.resolve.node_lineage import NodeInputs, NodeLineage, SqlNode
 from dbt_lineage.resolve.relations import schema_name
@@ -28,6 +28,9 @@ class Prepared(t.NamedTuple):
     node: SqlNode
     inputs: NodeInputs
     key: str
+    marks: dict[str, str]
+    """The full name of each relation its SQL may name, and the mark that stands for it in
+    the key and in the cached result."""
 
 
 class KnownColumns:
@@ -115,7 +118,7 @@ class KnownColumns:
             partial = upstream_id in self.partial
             lenient = upstream_id in self.lenient or upstream_id == node.unique_id
             text = self._text(columns)
-            identity.append(f"[{upstream_id!r}, {name!r}, {text}, {partial!r}, {lenient!r}]")
+            identity.append(f"[{upstream_id!r}, {text}, {partial!r}, {lenient!r}]")
             if columns:
                 schema[name] = columns
                 if partial:
@@ -127,7 +130,8 @@ class KnownColumns:
         upstream = (
             f"[[{', '.join(identity)}], {self._text(own_columns)}, {complete_own!r}, {snapshot!r}]"
         )
-        key = cache_key(node.unique_id, dialect, sql or "", upstream)
+        marks = _inlined(node, relations)
+        key = cache_key(node.unique_id, dialect, placeholders(sql or "", marks), upstream)
         inputs = NodeInputs(
             dialect,
             schema,
@@ -140,7 +144,7 @@ class KnownColumns:
             snapshot,
         )
         sql_node = SqlNode(node.unique_id, node.resource_type, node.original_file_path, sql)
-        return Prepared(sql_node, inputs, key)
+        return Prepared(sql_node, inputs, key, marks)
 
     def _text(self, columns: dict[str, str] | None) -> str:
         """``repr(columns)``, made once per list."""
@@ -150,3 +154,26 @@ class KnownColumns:
         if kept is None:
             kept = self._texts[id(columns)] = (columns, repr(columns))
         return kept[1]
+
+
+def _inlined(node: ManifestNode, relations: dict[str, ManifestNode]) -> dict[str, str]:
+    """The full name of each relation ``node``'s compiled SQL may name (itself, what it
+    reads, and what the ephemeral models it inlines read), and the mark the cache key puts
+    in its place: its unique id and the last part of its name, all that its result shows
+    (edges name nodes by id; column qualifiers name a relation by that last part, and an
+    expression that holds a subquery names it in full: the cache swaps those for the marks,
+    :func:`~dbt_lineage.resolve.cache.placeholders`)."""
+    marks: dict[str, str] = {}
+    todo = [node.unique_id]
+    while todo:
+        current = relations.get(todo.pop())
+        if current is None or schema_name(current) in marks:
+            continue
+        marks[schema_name(current)] = f"\x00{current.unique_id}\x00{_own_name(current)}\x00"
+        if current is node or current.is_ephemeral:
+            todo += current.depends_on.nodes
+    return marks
+
+
+def _own_name(node: ManifestNode) -> str:
+    return node.alias or node.identifier or node.name

@@ -124,7 +124,7 @@ class _Build:
         self.total = total
         self.known = KnownColumns(declared)
         self.results: dict[str, NodeLineage] = {}
-        self.keys: dict[str, str] = {}
+        self.keys: dict[str, tuple[str, dict[str, str]]] = {}
         self.tracebacks: dict[str, str] = {}
         self.resolved = self.cached = 0
 
@@ -144,13 +144,14 @@ class _Build:
         if node.resource_type not in SQL_TYPES:
             return _root_node(node, self.declared[node_id])
         prepared = self.known.prepare(node, self.relations, self.dialect)
-        cached = self.cache.get(prepared.key) if self.cache is not None else None
+        cache = self.cache
+        cached = cache.get(prepared.key, prepared.marks) if cache is not None else None
         if node_id in self.recalled:
             return _from_earlier(node, prepared, cached)
         if cached is not None:
             self.cached += 1
             return cached
-        self.keys[node_id] = prepared.key
+        self.keys[node_id] = (prepared.key, prepared.marks)
         return prepared
 
     def finish(self, node_id: str, result: NodeLineage, traceback: str) -> None:
@@ -160,7 +161,8 @@ class _Build:
             if traceback:
                 self.tracebacks[node_id] = traceback
             elif self.cache is not None and not _failed(result):
-                self.cache.put(self.keys[node_id], result)
+                key, marks = self.keys[node_id]
+                self.cache.put(key, result, marks)
         self.known.learn(self.relations[node_id], result)
         if self.progress is not None:
             self.progress(len(self.results), self.total)
