@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -84,7 +85,9 @@ def test_second_build_comes_from_cache_and_a_change_is_resolved_again(template: 
     node["compiled_code"] = node["compiled_code"].replace("as customer_type", "as customer_segment")
     manifest_path.write_text(json.dumps(manifest))
     changed = _build(template)
-    assert "1 node(s) resolved, 11 from cache" in changed.output
+    # customers, and customer_contacts, which reads its columns (the catalog's, and the one
+    # the SQL now adds)
+    assert "2 node(s) resolved, 10 from cache" in changed.output
     columns = _lineage(template)["nodes"]["model.shop.customers"]["columns"]
     assert "customer_segment" in columns
     cold = _build(template, "--no-cache")
@@ -130,6 +133,37 @@ def test_a_build_into_another_database_reuses_the_cache_and_gives_the_same_linea
     assert subquery in {edge.get("expression") for edge in filters}  # the head's name
     for part in ("nodes", "edges", "diagnostics"):
         assert from_cache[part] == fresh[part], part
+
+
+def test_a_star_over_a_model_its_catalog_lags_reads_the_same_columns_cold_and_from_cache(
+    template: Path,
+) -> None:
+    """The catalog lists a model's columns before a rename its SQL has since made; a reader's
+    ``select *`` expands to what the SQL makes, whether the model resolved first, beside it
+    on the other worker, or came from the cache."""
+    manifest_path = template / "target" / "manifest.json"
+    original = manifest_path.read_text()
+    manifest = json.loads(original)
+    customers = manifest["nodes"]["model.shop.customers"]
+    # an earlier test of this module may have renamed it already
+    customers["compiled_code"] = re.sub(
+        r"as customer_(type|segment)\b", "as customer_tier", customers["compiled_code"]
+    )
+    reader = manifest["nodes"]["model.shop.customer_contacts"]
+    reader["compiled_code"] = f"select * from {customers['relation_name']}"
+    manifest_path.write_text(json.dumps(manifest))
+    columns = []
+    try:
+        for flags in (["--no-cache"], ["--no-cache", "--jobs", "1"], []):
+            (template / "target" / "lineage.json").unlink(missing_ok=True)
+            assert _build(template, *flags).exit_code == 0
+            columns.append(
+                list(_lineage(template)["nodes"]["model.shop.customer_contacts"]["columns"])
+            )
+    finally:
+        manifest_path.write_text(original)
+    assert "customer_tier" in columns[0]
+    assert columns[0] == columns[1] == columns[2]
 
 
 def test_select_builds_the_node_and_what_it_reads(template: Path, tmp_path: Path) -> None:

@@ -129,14 +129,18 @@ class _Build:
         self.resolved = self.cached = 0
 
     def waits_for(self, node_id: str) -> set[str]:
-        """The upstream models whose columns ``node_id`` cannot know before they resolve."""
+        """The upstream models and snapshots whose columns ``node_id`` cannot know before
+        they resolve: all of them, a catalog's included. A catalog may be older than the
+        SQL, and what the SQL adds joins its list once the parent resolves
+        (``KnownColumns.learn``); a reader that did not wait would see either list, by how
+        the workers' timing fell, and a build from the cache (where the parent is known at
+        once) would differ from a cold one."""
         return {
             parent
             for parent in self.relations[node_id].depends_on.nodes
             if parent in self.declared
             and parent != node_id
             and self.relations[parent].resource_type in SQL_TYPES
-            and not (self.declared[parent] is not None and self.declared[parent].complete)
         }
 
     def start(self, node_id: str) -> Prepared | NodeLineage:
