@@ -20,7 +20,10 @@ nothing, whatever those columns held.
 A probe with no rows also *gates* the columns of the sides it would have kept: the right side
 of a ``LEFT JOIN`` (the left side of a ``RIGHT JOIN``, both sides of an inner join) is all
 NULL in every row of the ``SELECT`` when its condition held for no pair, so a column of that
-side the ``SELECT`` names elsewhere read nothing either (:func:`gates`).
+side the ``SELECT`` names elsewhere read nothing either (:func:`gates`), nor does a column
+met in arithmetic with such a side's (``s.n * t.id``: NULL), nor one a grouping aggregates
+when the rows before the grouping were none. :func:`reach` says so for an edge no step
+showed.
 
 >>> import sqlglot
 >>> select = sqlglot.parse_one("select b.v from a left join b on a.k = b.k", dialect="duckdb")
@@ -35,6 +38,7 @@ side the ``SELECT`` names elsewhere read nothing either (:func:`gates`).
 from __future__ import annotations
 
 import dataclasses
+import typing as t
 
 from sqlglot import exp
 
@@ -149,8 +153,68 @@ def gates(select: exp.Select, found: list[Probe]) -> dict[str, set[str]]:
     return gated
 
 
+def gates_of(
+    column: exp.Column, alias: str, select: exp.Select, gated: dict[str, set[str]]
+) -> set[str]:
+    """The probes a mention of ``column`` (of ``alias``) in ``select`` needs to have had rows
+    to hold a value: its alias's, and those of any column of ``select`` it meets in an
+    arithmetic operation (NULL when that column's side never paired: ``s.n * t.id``)."""
+    found = set(gated.get(alias, ()))
+    node: exp.Expr = column
+    while isinstance(node.parent, _STRICT):
+        for operand in node.parent.iter_expressions():
+            if operand is node:
+                continue
+            for other in operand.find_all(exp.Column):
+                if other.find_ancestor(exp.Select) is select and other.table:
+                    found |= gated.get(other.table.casefold(), set())
+        node = node.parent
+    return found
+
+
+_STRICT = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Paren, exp.Neg)
+"""Operations that are NULL when an operand is."""
+
 _HIDING = ("SEMI", "ANTI")
 """Join kinds whose right side's columns the SELECT cannot name."""
+
+
+def reach(
+    key: tuple[tuple[str, ...], str],
+    found: t.Sequence[t.Any],
+    had_rows: set[str],
+    names: t.Mapping[tuple[str, ...], set[str]],
+) -> str:
+    """Why no data set reached a source column no step (``found``, :mod:`.oracle_steps`)
+    showed: every step that names it had no rows on any data set (every join condition that
+    names it: held for no row), or each mention needs a step that had none (a join that
+    paired no row, :func:`gates`; the rows before a grouping; a side met in arithmetic), or
+    it is named only in a CASE or COALESCE branch after the first (a branch the query's own
+    joins and filters may rule out); else empty. A step DuckDB refused counts as having had
+    rows (``had_rows``): that it had none is not known."""
+    table, column = key
+    columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
+    mentions = [
+        (step, conditional, any(needs <= had_rows for needs in gates))
+        for step in found
+        for (name, read, conditional, gates) in step.reads
+        if read == column and name == table[-1] and column in columns
+    ]
+    if not mentions:
+        return ""
+    ran = [(conditional, open_) for step, conditional, open_ in mentions if step.label in had_rows]
+    if not ran:
+        if all(step.label.startswith("the join ") for step, _, _ in mentions):
+            return "the join conditions that name it held for no row on any data set"
+        return "the steps that name it had no rows on any data set"
+    if not any(open_ for _, open_ in ran):
+        return (
+            "its steps read it only from rows no data set had (a join's side that paired"
+            " none, an aggregate over none, arithmetic with such a side's NULL)"
+        )
+    if all(conditional for conditional, open_ in ran if open_):
+        return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
+    return ""
 
 
 def _condition(join: exp.Join) -> str:

@@ -34,7 +34,7 @@ import sqlglot
 from sqlglot import exp
 
 from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
-from .oracle_joins import gates, in_condition, probes, using_reads
+from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
 
 Key = tuple[tuple[str, ...], str]
 
@@ -91,7 +91,10 @@ def steps(query: str) -> list[Step]:
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
         # the joins and filters of a folding step are named by the step before its fold
         rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
-        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest, gated)))
+        label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
+        # what a grouping reads, it reads from the rows before it
+        after = {label} if grouped and tables else set()
+        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest, gated, after=after)))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
             for arg in ("from_", "joins", "laterals", "where"):
@@ -100,7 +103,6 @@ def steps(query: str) -> list[Step]:
                     before.set(
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
-            label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
             sql = with_ctes(before, select).sql(dialect="duckdb")
             reads = _reads(select, ctes, ("joins", "where"), gated)
             found.append(Step(label, sql, len(tables), reads))
@@ -126,6 +128,7 @@ def steps_moved(
     found = steps(query)
     hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
     had_rows: set[str] = set()
+    ran: set[str] = set()
     for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
         todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
         if not todo:
@@ -138,6 +141,7 @@ def steps_moved(
             create(con, parts, columns, tables[parts], rows)
         base = witness(con, found)
         had_rows |= {label for label, (_, rows) in base.items() if rows}
+        ran |= set(base)
         for parts, (columns, rows, domains) in data.items():
             for index, column in enumerate(columns):
                 key = (tuple(p.casefold() for p in parts), column.casefold())
@@ -151,37 +155,8 @@ def steps_moved(
             create(con, parts, columns, tables[parts], rows)
     names = {key: {c.casefold() for c in columns} for key, columns in tables.items()}
     unshown = [key for key, seen in hits.items() if not seen]
+    had_rows |= {step.label for step in found} - ran  # refused: not known to have had none
     return hits, {key: reach(key, found, had_rows, names) for key in unshown}
-
-
-def reach(
-    key: Key, found: list[Step], had_rows: set[str], names: t.Mapping[tuple[str, ...], set[str]]
-) -> str:
-    """Why no data set reached a source column no step showed: every step that names it had
-    no rows on any data set (every join condition: held for no row), or every join that
-    brings its table in paired no row (:func:`.oracle_joins.gates`), or it is named only in
-    a CASE or COALESCE branch after the first (a branch the query's own joins and filters may
-    rule out); else empty."""
-    table, column = key
-    columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
-    mentions = [
-        (step, conditional, any(needs <= had_rows for needs in gates))
-        for step in found
-        for (name, read, conditional, gates) in step.reads
-        if read == column and name == table[-1] and column in columns
-    ]
-    if not mentions:
-        return ""
-    ran = [(conditional, open_) for step, conditional, open_ in mentions if step.label in had_rows]
-    if not ran:
-        if all(step.label.startswith("the join ") for step, _, _ in mentions):
-            return "the join conditions that name it held for no row on any data set"
-        return "the steps that name it had no rows on any data set"
-    if not any(open_ for _, open_ in ran):
-        return "the joins that bring its table in paired no row on any data set (their probes)"
-    if all(conditional for conditional, open_ in ran if open_):
-        return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
-    return ""
 
 
 def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
@@ -201,11 +176,13 @@ def _reads(
     parts: tuple[str, ...] = (),
     gated: t.Mapping[str, set[str]] | None = None,
     within: exp.Expr | None = None,
+    after: set[str] | None = None,
 ) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
     """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
     (see :attr:`Step.reads`), the conditions of its probed joins left to their probes; an
     unqualified one as a column of each base table it may belong to. ``gated``: the probes
-    each alias's columns need to have had rows (:func:`.oracle_joins.gates`)."""
+    each alias's columns need to have had rows (:func:`.oracle_joins.gates`), ``after`` the
+    steps every mention needs to have had rows (a grouping's: the rows before it)."""
     aliases = _aliases(select, ctes)
     found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
     scanned = [select.args.get(part) for part in parts] if parts else [within or select]
@@ -222,7 +199,7 @@ def _reads(
         for alias in named:
             name = (aliases[alias] or "", column.name.casefold())
             flag, needs = found.get(name, (True, frozenset()))
-            gate = frozenset((gated or {}).get(alias, ()))
+            gate = frozenset(gates_of(column, alias, select, gated or {}) | (after or set()))
             found[name] = (flag and _conditional(column, select), needs | {gate})
     return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
 
