@@ -15,7 +15,8 @@ row whatever its values, so:
 
 A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that clause (the
 ``FROM``, joins and ``WHERE`` alone), and each join with a condition as a step of its own
-(:mod:`.oracle_joins`: the pairs its condition held for). A step that reads the columns of
+(:mod:`.oracle_joins`: the pairs its condition held for), and each window's partitions
+(:mod:`.oracle_windows`). A step that reads the columns of
 an outer query (correlated) cannot run alone and is left out.
 
 >>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
@@ -35,6 +36,7 @@ from sqlglot import exp
 
 from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
 from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
+from .oracle_windows import partition_probes
 
 Key = tuple[tuple[str, ...], str]
 
@@ -111,6 +113,9 @@ def steps(query: str) -> list[Step]:
             label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
             sql = with_ctes(probe.tree, select).sql(dialect="duckdb")
             found.append(Step(label, sql, probe.rids, _probe_reads(select, ctes, probe)))
+        for part in partition_probes(select, place, tables, bool(grouped)):
+            keys = frozenset().union(*(_reads(select, ctes, (), gated, k) for k in part.keys))
+            found.append(Step(part.label, with_ctes(part.tree, select).sql("duckdb"), 1, keys))
     return found
 
 
@@ -282,7 +287,9 @@ def step_class(step: str) -> str:
     >>> step_class("values of derived table s5 (a set-operation branch) #2")
     'values of a derived table (a set-operation branch)'
     """
-    kind = re.sub(r"the join (on|using) .* in ", "a join in ", re.sub(r" #\d+", "", step))
+    kind = re.sub(r" #\d+", "", step)
+    kind = re.sub(r"the join (on|using) .* in ", "a join in ", kind)
+    kind = re.sub(r"the partitions of .* in ", "the partitions of a window in ", kind)
     return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
 
 

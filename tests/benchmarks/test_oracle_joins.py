@@ -1,7 +1,9 @@
-"""The oracle's join probes: each join with a condition run alone as an inner join of what is
-left of it with its right side, so that a join key a later step folds away is shown by the
-pairs it made, and one whose condition never held (a key compared with an aggregate random
-data never meets) is named as such, as is every column of a side that never paired."""
+"""The oracle's join and partition probes: each join with a condition run alone as an inner
+join of what is left of it with its right side, so that a join key a later step folds away
+is shown by the pairs it made, and one whose condition never held (a key compared with an
+aggregate random data never meets) is named as such, as is every column of a side that
+never paired; each window's partitions run alone, so that a partition key whose partitions
+all give the same value is shown by the partitions it made."""
 
 from __future__ import annotations
 
@@ -123,3 +125,16 @@ def test_steps_hold_the_join_probes_of_every_select() -> None:
     )
     labels = [s.label for s in steps(sql)]
     assert "the join on a.customer_id = b.id in CTE c" in labels
+
+
+def test_a_partition_key_over_a_cross_join_is_shown_by_its_partitions() -> None:
+    # Every partition of a customers region holds every order: the maximum is the same in
+    # each, so no output moves with the region; the partitions it makes do.
+    sql = "select max(o.id) over (partition by c.region) as m from orders o cross join customers c"
+    found = _findings(sql)
+    assert found == {
+        ("window", "m", "customers.region"): (
+            "rows of the partitions of MAX(o.id) OVER (PARTITION BY c.region) in the query",
+            "",
+        )
+    }
