@@ -17,7 +17,7 @@ A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that c
 ``FROM``, joins and ``WHERE`` alone), and each join with a condition as a step of its own
 (:mod:`.oracle_joins`: the pairs its condition held for), and each window's partitions
 (:mod:`.oracle_windows`). A step that reads the columns of
-an outer query (correlated) cannot run alone and is left out.
+an outer query (correlated) runs beside its rows (:mod:`.oracle_lateral`).
 
 >>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
 ['the query', 'CTE c']
@@ -36,6 +36,7 @@ from sqlglot import exp
 
 from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
 from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
+from .oracle_lateral import correlated_step
 from .oracle_windows import partition_probes
 
 Key = tuple[tuple[str, ...], str]
@@ -89,14 +90,17 @@ def steps(query: str) -> list[Step]:
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, grouped)
         whole.set("expressions", [*whole.expressions, *rids])
-        sql = with_ctes(whole, select).sql(dialect="duckdb")
+        sql, count = with_ctes(whole, select).sql(dialect="duckdb"), len(rids)
+        beside = correlated_step(select, tables, ctes)
+        if beside is not None:  # it reads the SELECT around it: run beside that one's rows
+            sql, count = with_ctes(beside[0], select).sql(dialect="duckdb"), beside[1]
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
         # the joins and filters of a folding step are named by the step before its fold
         rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
         label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
         # what a grouping reads, it reads from the rows before it
         after = {label} if grouped and tables else set()
-        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest, gated, after=after)))
+        found.append(Step(place, sql, count, _reads(select, ctes, rest, gated, after=after)))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
             for arg in ("from_", "joins", "laterals", "where"):

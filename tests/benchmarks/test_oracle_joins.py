@@ -138,3 +138,15 @@ def test_a_partition_key_over_a_cross_join_is_shown_by_its_partitions() -> None:
             "",
         )
     }
+
+
+def test_a_correlated_subquery_runs_beside_the_rows_around_it() -> None:
+    # The EXISTS decides only for orders whose id is NULL, which the maximum ignores: the
+    # result never shows the customers' region. Run alone the EXISTS cannot bind (it reads
+    # the order around it); beside the orders it shows which customers each order finds.
+    sql = (
+        "select max(o.id) as m from orders o"
+        " where o.id is not null or exists (select 1 from customers c where c.region = o.note)"
+    )
+    found = _findings(sql)
+    assert found[("row_set", "", "customers.region")] == ("rows of an EXISTS subquery", "")
