@@ -76,7 +76,7 @@ class Finding:
             :mod:`.oracle_steps`) where the source column moved the rows or the values, as
             ``"rows of CTE c"``; empty when it moved no step either.
         reach: for one that moved no step either, why no data set reached it, where the
-            steps tell (:func:`.oracle_steps.reach`).
+            steps tell (:func:`.oracle_joins.reach`).
     """
 
     check: str

@@ -14,8 +14,10 @@ row whatever its values, so:
   changed.
 
 A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that clause (the
-``FROM``, joins and ``WHERE`` alone). A step that reads the columns of an outer query
-(correlated) cannot run alone and is left out.
+``FROM``, joins and ``WHERE`` alone), and each join with a condition as a step of its own
+(:mod:`.oracle_joins`: the pairs its condition held for), and each window's partitions
+(:mod:`.oracle_windows`). A step that reads the columns of
+an outer query (correlated) runs beside its rows (:mod:`.oracle_lateral`).
 
 >>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
 ['the query', 'CTE c']
@@ -33,6 +35,9 @@ import sqlglot
 from sqlglot import exp
 
 from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
+from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
+from .oracle_lateral import correlated_step
+from .oracle_windows import partition_probes
 
 Key = tuple[tuple[str, ...], str]
 
@@ -54,9 +59,10 @@ class Step:
     label: str
     sql: str
     rids: int
-    reads: frozenset[tuple[str, str, bool]] = frozenset()
+    reads: frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]] = frozenset()
     """The columns its own clauses name: (base table, column, whether every mention is a
-    CASE or COALESCE branch after the first), case-folded."""
+    CASE or COALESCE branch after the first, the join probes each mention needs to have had
+    rows to read a value: :func:`.oracle_joins.gates`), case-folded."""
 
 
 def steps(query: str) -> list[Step]:
@@ -77,16 +83,24 @@ def steps(query: str) -> list[Step]:
         labels[place] += 1
         if labels[place] > 1:
             place = f"{place} #{labels[place]}"
+        joins = probes(select, place, ctes)
+        gated = gates(select, joins)
         tables = _base_tables(select, ctes)
         grouped = _grouped(select)
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, grouped)
         whole.set("expressions", [*whole.expressions, *rids])
-        sql = with_ctes(whole, select).sql(dialect="duckdb")
+        sql, count = with_ctes(whole, select).sql(dialect="duckdb"), len(rids)
+        beside = correlated_step(select, tables, ctes)
+        if beside is not None:  # it reads the SELECT around it: run beside that one's rows
+            sql, count = with_ctes(beside[0], select).sql(dialect="duckdb"), beside[1]
         folds = grouped or select.args.get("distinct") or select.args.get("qualify")
         # the joins and filters of a folding step are named by the step before its fold
         rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
-        found.append(Step(place, sql, len(rids), _reads(select, ctes, rest)))
+        label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
+        # what a grouping reads, it reads from the rows before it
+        after = {label} if grouped and tables else set()
+        found.append(Step(place, sql, count, _reads(select, ctes, rest, gated, after=after)))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
             for arg in ("from_", "joins", "laterals", "where"):
@@ -95,9 +109,17 @@ def steps(query: str) -> list[Step]:
                     before.set(
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
-            label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
             sql = with_ctes(before, select).sql(dialect="duckdb")
-            found.append(Step(label, sql, len(tables), _reads(select, ctes, ("joins", "where"))))
+            reads = _reads(select, ctes, ("joins", "where"), gated)
+            found.append(Step(label, sql, len(tables), reads))
+        for probe in joins:
+            labels[probe.label] += 1
+            label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
+            sql = with_ctes(probe.tree, select).sql(dialect="duckdb")
+            found.append(Step(label, sql, probe.rids, _probe_reads(select, ctes, probe)))
+        for part in partition_probes(select, place, tables, bool(grouped)):
+            keys = frozenset().union(*(_reads(select, ctes, (), gated, k) for k in part.keys))
+            found.append(Step(part.label, with_ctes(part.tree, select).sql("duckdb"), 1, keys))
     return found
 
 
@@ -115,6 +137,7 @@ def steps_moved(
     found = steps(query)
     hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
     had_rows: set[str] = set()
+    ran: set[str] = set()
     for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
         todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
         if not todo:
@@ -127,6 +150,7 @@ def steps_moved(
             create(con, parts, columns, tables[parts], rows)
         base = witness(con, found)
         had_rows |= {label for label, (_, rows) in base.items() if rows}
+        ran |= set(base)
         for parts, (columns, rows, domains) in data.items():
             for index, column in enumerate(columns):
                 key = (tuple(p.casefold() for p in parts), column.casefold())
@@ -140,57 +164,66 @@ def steps_moved(
             create(con, parts, columns, tables[parts], rows)
     names = {key: {c.casefold() for c in columns} for key, columns in tables.items()}
     unshown = [key for key, seen in hits.items() if not seen]
+    had_rows |= {step.label for step in found} - ran  # refused: not known to have had none
     return hits, {key: reach(key, found, had_rows, names) for key in unshown}
 
 
-def reach(
-    key: Key, found: list[Step], had_rows: set[str], names: t.Mapping[tuple[str, ...], set[str]]
-) -> str:
-    """Why no data set reached a source column no step showed: every step that names it had
-    no rows on any data set, or names it only in a CASE or COALESCE branch after the first
-    (a branch the query's own joins and filters may rule out); else empty."""
-    table, column = key
-    columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
-    mentions = [
-        (step, conditional)
-        for step in found
-        for (name, read, conditional) in step.reads
-        if read == column and name == table[-1] and column in columns
-    ]
-    if not mentions:
-        return ""
-    if not any(step.label in had_rows for step, _ in mentions):
-        return "the steps that name it had no rows on any data set"
-    if all(conditional for step, conditional in mentions if step.label in had_rows):
-        return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
-    return ""
-
-
-def _reads(
-    select: exp.Select, ctes: set[str], parts: tuple[str, ...] = ()
-) -> frozenset[tuple[str, str, bool]]:
-    """The columns ``select``'s own clauses (or only its ``parts``) name (see
-    :attr:`Step.reads`); an unqualified one as a column of each base table it may belong
-    to."""
+def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
+    """The aliases of ``select``'s FROM and joins, to the base table each names (None: a
+    CTE, a derived table, a function)."""
     aliases: dict[str, str | None] = {}
     for item in _items(select):
         if item.alias_or_name:
             base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
             aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
-    found: dict[tuple[str, str], bool] = {}
-    scanned = [select.args.get(part) for part in parts] if parts else [select]
+    return aliases
+
+
+def _reads(
+    select: exp.Select,
+    ctes: set[str],
+    parts: tuple[str, ...] = (),
+    gated: t.Mapping[str, set[str]] | None = None,
+    within: exp.Expr | None = None,
+    after: set[str] | None = None,
+) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
+    """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
+    (see :attr:`Step.reads`), the conditions of its probed joins left to their probes; an
+    unqualified one as a column of each base table it may belong to. ``gated``: the probes
+    each alias's columns need to have had rows (:func:`.oracle_joins.gates`), ``after`` the
+    steps every mention needs to have had rows (a grouping's: the rows before it)."""
+    aliases = _aliases(select, ctes)
+    found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
+    scanned = [select.args.get(part) for part in parts] if parts else [within or select]
     nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
     for column in (c for node in nodes for c in node.find_all(exp.Column)):
         if column.find_ancestor(exp.Select) is not select:
             continue
+        if within is None and in_condition(column, select):
+            continue  # read by its join's probe
         qualifier = column.table.casefold()
         if qualifier and aliases.get(qualifier) is None:
             continue  # a derived table's or CTE's column
-        bases = [aliases[qualifier]] if qualifier else [b for b in aliases.values() if b]
-        for base in bases:
-            name = (base, column.name.casefold())
-            found[name] = found.get(name, True) and _conditional(column, select)
-    return frozenset((table, name, flag) for (table, name), flag in found.items())
+        named = [qualifier] if qualifier else [a for a, b in aliases.items() if b]
+        for alias in named:
+            name = (aliases[alias] or "", column.name.casefold())
+            flag, needs = found.get(name, (True, frozenset()))
+            gate = frozenset(gates_of(column, alias, select, gated or {}) | (after or set()))
+            found[name] = (flag and _conditional(column, select), needs | {gate})
+    return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
+
+
+def _probe_reads(
+    select: exp.Select, ctes: set[str], probe: t.Any
+) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
+    """The columns a join's condition names, read by its probe (a ``USING`` column as one of
+    each base table it may belong to)."""
+    on = probe.join.args.get("on")
+    reads = set(_reads(select, ctes, within=on)) if on is not None else set()
+    using = using_reads(probe, _aliases(select, ctes))
+    return frozenset(
+        reads | {(table, name, False, frozenset([frozenset()])) for table, name in using}
+    )
 
 
 def _always_true(predicate: exp.Or) -> bool:
@@ -259,6 +292,8 @@ def step_class(step: str) -> str:
     'values of a derived table (a set-operation branch)'
     """
     kind = re.sub(r" #\d+", "", step)
+    kind = re.sub(r"the join (on|using) .* in ", "a join in ", kind)
+    kind = re.sub(r"the partitions of .* in ", "the partitions of a window in ", kind)
     return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
 
 
