@@ -11,30 +11,16 @@ import sys
 from pathlib import Path
 
 import sqlglot
-
-from dbt_lineage.sql.column_lineage import column_lineage
+from tests.benchmarks.oracle_findings import findings
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from benchkit.oracle import oracle  # noqa: E402
 from benchkit.oracle_joins import gates, probes  # noqa: E402
 from benchkit.oracle_steps import step_class, steps  # noqa: E402
 
-ORDERS = {"id": "int", "amount": "int", "status": "int", "customer_id": "int", "note": "int"}
-CUSTOMERS = {"id": "int", "region": "int"}
-SCHEMA = {"orders": ORDERS, "customers": CUSTOMERS}
-TABLES = {("orders",): ORDERS, ("customers",): CUSTOMERS}
-
 NEVER = "the join conditions that name it held for no row on any data set"
 UNPAIRED = "its steps read it only from rows no data set had"
-
-
-def _findings(sql: str) -> dict[tuple[str, str, str], tuple[str, str]]:
-    lineage = column_lineage(sql, dialect="duckdb", schema=SCHEMA)
-    verdict = oracle(sql, "duckdb", TABLES, lineage, seed=3)
-    assert verdict.skipped is None
-    return {(f.check, f.output, f.source): (f.step, f.reach) for f in verdict.disagreements}
 
 
 def _select(sql: str) -> sqlglot.exp.Select:
@@ -84,7 +70,7 @@ def test_a_join_key_a_distinct_folds_away_is_shown_by_the_pairs_it_made() -> Non
     sql = (
         "select distinct o.id, o.amount from orders o left join customers c on o.customer_id = c.id"
     )
-    found = _findings(sql)
+    found = findings(sql)
     assert set(found) == {
         ("row_set", "", "orders.customer_id"),
         ("row_set", "", "customers.id"),
@@ -101,7 +87,7 @@ def test_a_join_on_an_aggregate_no_row_meets_is_named_and_its_side_too() -> None
         " left join (select count(*) + 1000 as n from customers) s on o.note = s.n"
         " left join customers c on c.id = s.n"
     )
-    found = _findings(sql)
+    found = findings(sql)
     assert found[("row_set", "", "orders.note")] == ("", NEVER)
     assert found[("row_set", "", "customers.id")][1] == NEVER
     step, reach = found[("direct", "region", "customers.region")]
@@ -113,7 +99,7 @@ def test_a_column_multiplied_by_a_side_that_never_paired_is_named() -> None:
         "select o.id * s.n as x, o.amount from orders o"
         " left join (select count(*) + 1000 as n from customers) s on o.note = s.n"
     )
-    found = _findings(sql)
+    found = findings(sql)
     step, reach = found[("direct", "x", "orders.id")]
     assert step == "" and reach.startswith(UNPAIRED), (step, reach)
 
@@ -131,7 +117,7 @@ def test_a_partition_key_over_a_cross_join_is_shown_by_its_partitions() -> None:
     # Every partition of a customers region holds every order: the maximum is the same in
     # each, so no output moves with the region; the partitions it makes do.
     sql = "select max(o.id) over (partition by c.region) as m from orders o cross join customers c"
-    found = _findings(sql)
+    found = findings(sql)
     assert found == {
         ("window", "m", "customers.region"): (
             "rows of the partitions of MAX(o.id) OVER (PARTITION BY c.region) in the query",
@@ -148,5 +134,5 @@ def test_a_correlated_subquery_runs_beside_the_rows_around_it() -> None:
         "select max(o.id) as m from orders o"
         " where o.id is not null or exists (select 1 from customers c where c.region = o.note)"
     )
-    found = _findings(sql)
+    found = findings(sql)
     assert found[("row_set", "", "customers.region")] == ("rows of an EXISTS subquery", "")

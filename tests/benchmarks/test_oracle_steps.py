@@ -9,27 +9,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
-from dbt_lineage.sql.column_lineage import column_lineage
+from tests.benchmarks.oracle_findings import findings
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from benchkit.oracle import oracle  # noqa: E402
 from benchkit.oracle_steps import step_class, steps  # noqa: E402
 from benchkit.oracle_ties import tie_probes, tied  # noqa: E402
-
-ORDERS = {"id": "int", "amount": "int", "status": "int", "customer_id": "int", "note": "int"}
-CUSTOMERS = {"id": "int", "region": "int"}
-SCHEMA = {"orders": ORDERS, "customers": CUSTOMERS}
-TABLES = {("orders",): ORDERS, ("customers",): CUSTOMERS}
-
-
-def _findings(sql: str) -> dict[tuple[str, str, str], tuple[str, str]]:
-    lineage = column_lineage(sql, dialect="duckdb", schema=SCHEMA)
-    verdict = oracle(sql, "duckdb", TABLES, lineage, seed=3)
-    assert verdict.skipped is None
-    return {(f.check, f.output, f.source): (f.step, f.reach) for f in verdict.disagreements}
 
 
 def test_a_join_key_a_grouping_folds_away_is_shown_by_its_join() -> None:
@@ -40,7 +26,7 @@ def test_a_join_key_a_grouping_folds_away_is_shown_by_its_join() -> None:
         "select o.id, max(o.amount) as top from orders o"
         " left join customers c on o.customer_id = c.id group by o.id"
     )
-    found = _findings(sql)
+    found = findings(sql)
     assert set(found) == {
         ("row_set", "", "orders.customer_id"),
         ("row_set", "", "customers.id"),
@@ -51,13 +37,13 @@ def test_a_join_key_a_grouping_folds_away_is_shown_by_its_join() -> None:
 
 def test_a_ranking_whose_order_key_no_output_shows_is_shown_by_the_step_values() -> None:
     sql = "select row_number() over (partition by status order by id) as r, status from orders"
-    found = _findings(sql)
+    found = findings(sql)
     assert found == {("window", "r", "orders.id"): ("values of the query", "")}
 
 
 def test_a_branch_the_query_rules_out_is_named_as_such() -> None:
     sql = "select case when id is null then note else id end as x from orders where id in (1, 2)"
-    found = _findings(sql)
+    found = findings(sql)
     assert found == {
         ("direct", "x", "orders.note"): (
             "",
@@ -68,7 +54,7 @@ def test_a_branch_the_query_rules_out_is_named_as_such() -> None:
 
 def test_a_filter_true_for_every_value_is_named_as_such() -> None:
     sql = "select id from orders where (note = note or note is null)"
-    found = _findings(sql)
+    found = findings(sql)
     assert found == {
         ("row_set", "", "orders.note"): (
             "",
