@@ -5,11 +5,13 @@ t.k = o.id)``, ``cross join lateral (select ... where t.k = o.id)``) cannot run 
 steps of :mod:`.oracle_steps` left it out, and an edge named only there was neither shown nor
 named. DuckDB runs a subquery in ``FROM`` that reads the items left of it (an implicit
 lateral join), so the step is the outer ``SELECT``'s ``FROM`` and joins (those left of the
-subquery when it is one of them) joined with the subquery, each outer row with the base-table
-row ids the subquery finds for it::
+subquery when it is one of them) joined with the subquery, each outer row with the values
+and the base-table row ids the subquery finds for it (so that a column the subquery only
+passes on, to a branch of the outer query that no data set takes, is shown by the values it
+gave there)::
 
-    SELECT <outer row ids>, __c.* FROM <outer FROM and joins>
-    CROSS JOIN (SELECT <its row ids> FROM ... WHERE t.k = o.id) AS __c
+    SELECT __c.<its values>, <outer row ids>, __c.<its row ids> FROM <outer FROM and joins>
+    CROSS JOIN (SELECT <its values>, <its row ids> FROM ... WHERE t.k = o.id) AS __c
 
 Only a subquery that reads its own base tables, does not group and is not ``DISTINCT`` is run
 so (its row ids stand for its rows); the others stay out, as before.
@@ -21,9 +23,9 @@ so (its row ids stand for its rows); the others stay out, as before.
 >>> inner = list(tree.find_all(sqlglot.exp.Select))[1]
 >>> outer, beside = correlated_step(inner, ["t"], set())[0].sql("duckdb").split(" CROSS JOIN ")
 >>> outer
-'SELECT "o".rowid AS __o0, __c.__rid0 FROM o'
+'SELECT __c.__v0, "o".rowid AS __o0, __c.__rid0 FROM o'
 >>> beside
-'(SELECT "t".rowid AS __rid0 FROM t WHERE t.k = o.id) AS __c'
+'(SELECT 1 AS __v0, "t".rowid AS __rid0 FROM t WHERE t.k = o.id) AS __c'
 """
 
 from __future__ import annotations
@@ -59,8 +61,17 @@ def correlated_step(
     left = [from_.this, *(j.this for j in joins if j.args.get("kind") not in ("SEMI", "ANTI"))]
     bases = [i.alias_or_name for i in left if _base(i, ctes)]
     inner = select.copy()
-    inner.set("expressions", [_rid(name, f"__rid{i}") for i, name in enumerate(tables)])
+    # its values (a star's are left out) before the row ids, which end the step's rows
+    values = [p.unalias().copy() for p in select.expressions if not p.is_star]
+    inner.set(
+        "expressions",
+        [
+            *(exp.alias_(value, f"__v{i}") for i, value in enumerate(values)),
+            *(_rid(name, f"__rid{i}") for i, name in enumerate(tables)),
+        ],
+    )
     tree = exp.select(
+        *(exp.column(f"__v{i}", table="__c") for i in range(len(values))),
         *(_rid(name, f"__o{i}") for i, name in enumerate(bases)),
         *(exp.column(f"__rid{i}", table="__c") for i in range(len(tables))),
     )

@@ -337,7 +337,8 @@ def _place(select: exp.Select, root: exp.Expr) -> str:
             return f"CTE {node.alias_or_name}{branch}"
         if isinstance(node, exp.Subquery) and not isinstance(parent, exp.SetOperation):
             if isinstance(parent, (exp.From, exp.Join, exp.Lateral)):
-                return f"derived table {node.alias_or_name or '?'}{branch}"
+                alias = node.alias_or_name or isinstance(parent, exp.Lateral) and parent.alias
+                return f"derived table {alias or '?'}{branch}"
             role = {exp.Exists: "an EXISTS subquery", exp.In: "an IN subquery"}
             return next((v for k, v in role.items() if isinstance(parent, k)), "a scalar subquery")
         if isinstance(node, exp.Exists):

@@ -136,3 +136,15 @@ def test_a_correlated_subquery_runs_beside_the_rows_around_it() -> None:
     )
     found = findings(sql)
     assert found[("row_set", "", "customers.region")] == ("rows of an EXISTS subquery", "")
+
+
+def test_a_value_a_lateral_subquery_passes_to_a_branch_never_taken_is_shown_by_its_values() -> None:
+    # The inner join on c.id makes it never NULL: the THEN branch, the only reader of the
+    # subquery's amount, is taken on no row. Beside the orders it reads, the subquery shows
+    # the amounts it finds.
+    sql = (
+        "select case when c.id is null then s.a else c.id end as e from orders o"
+        " cross join lateral (select p.amount as a from orders p where p.status = o.note) s"
+        " join customers c on o.note = c.id"
+    )
+    assert findings(sql) == {("direct", "e", "orders.amount"): ("values of derived table s", "")}
