@@ -1,8 +1,10 @@
-"""The execution oracle's data: random rows by column type, perturbations, and the DuckDB
-tables they are loaded into (see :mod:`.oracle`)."""
+"""The execution oracle's data: random rows by column type, perturbations, the DuckDB
+tables they are loaded into (see :mod:`.oracle`), and what the steps of a query
+(:mod:`.oracle_steps`) give on them, and whether that moved."""
 
 from __future__ import annotations
 
+import collections
 import datetime
 import random
 import threading
@@ -178,3 +180,36 @@ def freeze(value: t.Any) -> t.Any:
     if isinstance(value, dict):
         return tuple(sorted((k, freeze(v)) for k, v in value.items()))
     return value
+
+
+Seen = dict[str, tuple[collections.Counter, collections.Counter]]
+"""What each step gave: its row-id tuples and its whole rows, as multisets, by label."""
+
+
+def witness(con: duckdb.DuckDBPyConnection, found: t.Sequence[t.Any]) -> Seen:
+    """Each step's rows and row ids on the data in ``con`` (steps DuckDB refuses: none);
+    ``found``: :class:`.oracle_steps.Step` s."""
+    seen: Seen = {}
+    for step in found:
+        try:
+            rows = run(con, step.sql)
+        except duckdb.Error:
+            continue
+        ids = collections.Counter(freeze(row[len(row) - step.rids :]) for row in rows)
+        if not step.rids:  # no base table: the step's rows are its count
+            ids = collections.Counter({(): len(rows)})
+        seen[step.label] = (ids, collections.Counter(freeze(row) for row in rows))
+    return seen
+
+
+def moved(before: Seen, after: Seen) -> set[tuple[str, str]]:
+    """``(step, "rows" or "values")`` for each step whose row ids or values changed."""
+    found = set()
+    for label, (ids, rows) in after.items():
+        if label not in before:
+            continue
+        if ids != before[label][0]:
+            found.add((label, "rows"))
+        if rows != before[label][1]:
+            found.add((label, "values"))
+    return found

@@ -184,6 +184,7 @@ def reach(
     found: t.Sequence[t.Any],
     had_rows: set[str],
     names: t.Mapping[tuple[str, ...], set[str]],
+    live: t.Mapping[str, set[str]] | None = None,
 ) -> str:
     """Why no data set reached a source column no step (``found``, :mod:`.oracle_steps`)
     showed: every step that names it had no rows on any data set (every join condition that
@@ -191,11 +192,13 @@ def reach(
     paired no row, :func:`gates`; the rows before a grouping; a side met in arithmetic), or
     it is named only in a CASE or COALESCE branch after the first (a branch the query's own
     joins and filters may rule out); else empty. A step DuckDB refused counts as having had
-    rows (``had_rows``): that it had none is not known."""
+    rows (``had_rows``): that it had none is not known. ``live``: by step, the tables whose
+    row id some row of it had (a step that names a table whose row id it had in no row read
+    no value of it: the side of an outer join that paired none)."""
     table, column = key
     columns = next((c for k, c in names.items() if tuple(p.casefold() for p in k) == table), set())
     mentions = [
-        (step, conditional, any(needs <= had_rows for needs in gates))
+        (step, conditional, any(needs <= had_rows for needs in gates) and _live(step, name, live))
         for step in found
         for (name, read, conditional, gates) in step.reads
         if read == column and name == table[-1] and column in columns
@@ -215,6 +218,14 @@ def reach(
     if all(conditional for conditional, open_ in ran if open_):
         return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
     return ""
+
+
+def _live(step: t.Any, table: str, live: t.Mapping[str, set[str]] | None) -> bool:
+    """Whether ``step`` may have read a value of ``table``: not when the table's row id was
+    NULL in every row it gave on every data set."""
+    if live is None or table not in step.rid_names or step.label not in live:
+        return True
+    return table in live[step.label]
 
 
 def _condition(join: exp.Join) -> str:

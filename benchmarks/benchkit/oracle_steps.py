@@ -34,15 +34,12 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .oracle_data import PROFILES, create, freeze, perturbed_rows, random_table, run
+from .oracle_data import PROFILES, create, moved, perturbed_rows, random_table, witness
 from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
 from .oracle_lateral import correlated_step
 from .oracle_windows import partition_probes
 
 Key = tuple[tuple[str, ...], str]
-
-Seen = dict[str, tuple[collections.Counter, collections.Counter]]
-"""What each step gave: its row-id tuples and its whole rows, as multisets, by label."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,6 +60,10 @@ class Step:
     """The columns its own clauses name: (base table, column, whether every mention is a
     CASE or COALESCE branch after the first, the join probes each mention needs to have had
     rows to read a value: :func:`.oracle_joins.gates`), case-folded."""
+    rid_names: tuple[str, ...] = ()
+    """The base table (case-folded) of each row id that ends its rows, where each is one
+    row's: a table whose row id is NULL in every row (the side of an outer join that paired
+    none, kept by a later filter) gave the step no value."""
 
 
 def steps(query: str) -> list[Step]:
@@ -100,7 +101,10 @@ def steps(query: str) -> list[Step]:
         label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
         # what a grouping reads, it reads from the rows before it
         after = {label} if grouped and tables else set()
-        found.append(Step(place, sql, count, _reads(select, ctes, rest, gated, after=after)))
+        plain = beside is None and not grouped and rids
+        named = _rid_names(select, tables) if plain else ()
+        reads = _reads(select, ctes, rest, gated, after=after)
+        found.append(Step(place, sql, count, reads, named))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
             for arg in ("from_", "joins", "laterals", "where"):
@@ -111,7 +115,15 @@ def steps(query: str) -> list[Step]:
                     )
             sql = with_ctes(before, select).sql(dialect="duckdb")
             reads = _reads(select, ctes, ("joins", "where"), gated)
-            found.append(Step(label, sql, len(tables), reads))
+            found.append(Step(label, sql, len(tables), reads, _rid_names(select, tables)))
+        if select.args.get("distinct") and select.args.get("qualify") and tables and not grouped:
+            # the rows QUALIFY keeps, before DISTINCT folds them: its ranking's order keys
+            kept = select.copy()
+            kept.set("distinct", None)
+            kept.set("expressions", [*kept.expressions, *_rids(tables, False)])
+            sql = with_ctes(kept, select).sql(dialect="duckdb")
+            reads = _reads(select, ctes, ("qualify",), gated)
+            found.append(Step(f"{place}, before its DISTINCT", sql, len(tables), reads))
         for probe in joins:
             labels[probe.label] += 1
             label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
@@ -138,6 +150,7 @@ def steps_moved(
     hits: dict[Key, set[tuple[str, str]]] = {key: set() for key in keys}
     had_rows: set[str] = set()
     ran: set[str] = set()
+    live: dict[str, set[str]] = {}  # by step: the tables whose row id some row had
     for profile in (PROFILES[0], PROFILES[2], PROFILES[1]):
         todo = {key for key, seen in hits.items() if not any(k == "rows" for _, k in seen)}
         if not todo:
@@ -151,6 +164,15 @@ def steps_moved(
         base = witness(con, found)
         had_rows |= {label for label, (_, rows) in base.items() if rows}
         ran |= set(base)
+        for step in found:
+            if step.rid_names and step.label in base:
+                ids = base[step.label][0]
+                live.setdefault(step.label, set()).update(
+                    name
+                    for key in ids
+                    for name, rid in zip(step.rid_names, key, strict=False)
+                    if rid is not None
+                )
         for parts, (columns, rows, domains) in data.items():
             for index, column in enumerate(columns):
                 key = (tuple(p.casefold() for p in parts), column.casefold())
@@ -165,7 +187,7 @@ def steps_moved(
     names = {key: {c.casefold() for c in columns} for key, columns in tables.items()}
     unshown = [key for key, seen in hits.items() if not seen]
     had_rows |= {step.label for step in found} - ran  # refused: not known to have had none
-    return hits, {key: reach(key, found, had_rows, names) for key in unshown}
+    return hits, {key: reach(key, found, had_rows, names, live) for key in unshown}
 
 
 def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
@@ -297,34 +319,6 @@ def step_class(step: str) -> str:
     return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
 
 
-def witness(con: duckdb.DuckDBPyConnection, found: list[Step]) -> Seen:
-    """Each step's rows and row ids on the data in ``con`` (steps DuckDB refuses: none)."""
-    seen: Seen = {}
-    for step in found:
-        try:
-            rows = run(con, step.sql)
-        except duckdb.Error:
-            continue
-        ids = collections.Counter(freeze(row[len(row) - step.rids :]) for row in rows)
-        if not step.rids:  # no base table: the step's rows are its count
-            ids = collections.Counter({(): len(rows)})
-        seen[step.label] = (ids, collections.Counter(freeze(row) for row in rows))
-    return seen
-
-
-def moved(before: Seen, after: Seen) -> set[tuple[str, str]]:
-    """``(step, "rows" or "values")`` for each step whose row ids or values changed."""
-    found = set()
-    for label, (ids, rows) in after.items():
-        if label not in before:
-            continue
-        if ids != before[label][0]:
-            found.add((label, "rows"))
-        if rows != before[label][1]:
-            found.add((label, "values"))
-    return found
-
-
 def _place(select: exp.Select, root: exp.Expr) -> str:
     """Where ``select`` is: the query, a CTE, a derived table or a subquery by its role."""
     node: exp.Expr | None = select
@@ -363,6 +357,12 @@ def _items(select: exp.Select) -> list[exp.Expr]:
     """What ``select``'s own FROM and joins read (tables, subqueries, functions)."""
     sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
     return [s.this for s in sources if s is not None and isinstance(s.this, exp.Expr)]
+
+
+def _rid_names(select: exp.Select, aliases: list[str]) -> tuple[str, ...]:
+    """The base table of each of ``aliases`` (:func:`_base_tables`), case-folded."""
+    named = {i.alias_or_name: i.name.casefold() for i in _items(select) if isinstance(i, exp.Table)}
+    return tuple(named[alias] for alias in aliases)
 
 
 def _grouped(select: exp.Select) -> bool:

@@ -148,3 +148,26 @@ def test_a_value_a_lateral_subquery_passes_to_a_branch_never_taken_is_shown_by_i
         " join customers c on o.note = c.id"
     )
     assert findings(sql) == {("direct", "e", "orders.amount"): ("values of derived table s", "")}
+
+
+def test_a_side_of_a_full_join_its_filter_never_keeps_paired_is_named_as_unread() -> None:
+    # A count plus 1,000 meets no customer id: every customers row the FULL JOIN keeps pairs
+    # with nothing, and the WHERE keeps only rows with an s side, so no row of the result
+    # holds a customer: its row id is NULL in every row the query gives.
+    sql = (
+        "select c.region as r, s.n from customers c full join"
+        " (select count(*) as n, o.id from orders o group by o.id) s on c.id = s.n + 1000"
+        " where s.id is not null"
+    )
+    step, reach = findings(sql)[("direct", "r", "customers.region")]
+    assert step == "" and reach.startswith(UNPAIRED), (step, reach)
+
+
+def test_a_ranking_key_a_distinct_folds_away_is_shown_by_the_rows_qualify_keeps() -> None:
+    sql = (
+        "select distinct o.status from orders o"
+        " qualify row_number() over (partition by o.status order by o.amount) = 1"
+    )
+    assert findings(sql) == {
+        ("row_set", "", "orders.amount"): ("rows of the query, before its DISTINCT", "")
+    }
