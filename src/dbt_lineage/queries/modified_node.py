@@ -18,6 +18,7 @@ from dbt_lineage.errors import SqlError
 from dbt_lineage.queries.column_changes import ADDED, LOGIC, REMOVED, RETYPED, column_changes
 from dbt_lineage.queries.diff_side import DiffSide, NodeFacts, changed_macros, same_code
 from dbt_lineage.queries.row_set_words import row_set_words
+from dbt_lineage.resolve.cache import placeholders
 from dbt_lineage.sql.inlined_columns import (
     ROW_CLAUSES,
     ColumnForm,
@@ -353,9 +354,7 @@ def _names(node_id: str, side: DiffSide) -> dict[str, str]:
 
 def _plain(facts: NodeFacts, names: dict[str, str]) -> str:
     """The SQL text with the relation names in ``names`` replaced by their unique ids."""
-    text = facts.sql or ""
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, f"<{names[name]}>")
+    text = placeholders(facts.sql or "", {name: f"<{node}>" for name, node in names.items()})
     return re.sub(r"\s+", " ", text).strip()
 
 

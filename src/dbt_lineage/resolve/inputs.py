@@ -167,9 +167,12 @@ def _inlined(node: ManifestNode, relations: dict[str, ManifestNode]) -> dict[str
     todo = [node.unique_id]
     while todo:
         current = relations.get(todo.pop())
-        if current is None or schema_name(current) in marks:
+        if current is None:
             continue
-        marks[schema_name(current)] = f"\x00{current.unique_id}\x00{_own_name(current)}\x00"
+        name = schema_name(current)
+        if name in marks:
+            continue
+        marks[name] = f"\x00{current.unique_id}\x00{_own_name(current)}\x00"
         if current is node or current.is_ephemeral:
             todo += current.depends_on.nodes
     return marks

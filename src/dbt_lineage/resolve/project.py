@@ -148,8 +148,7 @@ class _Build:
         if node.resource_type not in SQL_TYPES:
             return _root_node(node, self.declared[node_id])
         prepared = self.known.prepare(node, self.relations, self.dialect)
-        cache = self.cache
-        cached = cache.get(prepared.key, prepared.marks) if cache is not None else None
+        cached = self.cache.get(prepared.key, prepared.marks) if self.cache is not None else None
         if node_id in self.recalled:
             return _from_earlier(node, prepared, cached)
         if cached is not None:
