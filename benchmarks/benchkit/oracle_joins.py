@@ -42,6 +42,8 @@ import typing as t
 
 from sqlglot import exp
 
+from .oracle_sql import is_base, rowid
+
 CONDITION_CHARS = 60
 """A condition longer than this is cut in its probe's label."""
 
@@ -94,9 +96,9 @@ def probes(select: exp.Select, place: str, ctes: set[str]) -> list[Probe]:
         rids = [
             item.alias_or_name
             for item, via in items
-            if _base(item, ctes) and not (via is not None and via.args.get("kind") in _HIDING)
+            if is_base(item, ctes) and not (via is not None and via.args.get("kind") in _HIDING)
         ]
-        tree = exp.select(*_rowids(rids))
+        tree = exp.select(*(rowid(name, f"__rid{i}") for i, name in enumerate(rids)))
         tree.set("from_", from_.copy())
         tree.set("joins", [*(j.copy() for j in earlier), inner])
         condition = _condition(join)
@@ -233,17 +235,3 @@ def _condition(join: exp.Join) -> str:
     if on is not None:
         return "on " + on.sql(dialect="duckdb")
     return "using (" + ", ".join(i.sql(dialect="duckdb") for i in join.args["using"]) + ")"
-
-
-def _base(item: exp.Expr, ctes: set[str]) -> bool:
-    """Whether ``item`` is a base table (not a CTE, a subquery or a table function)."""
-    if not isinstance(item, exp.Table) or isinstance(item.this, exp.Func):
-        return False
-    return item.name.casefold() not in ctes or bool(item.db)
-
-
-def _rowids(aliases: list[str]) -> list[exp.Expr]:
-    return [
-        exp.alias_(exp.column("rowid", table=exp.to_identifier(name, quoted=True)), f"__rid{i}")
-        for i, name in enumerate(aliases)
-    ]

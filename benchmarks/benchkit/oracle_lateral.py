@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from .oracle_sql import grouped, is_base, items, rowid
+
 
 def correlated_step(
     select: exp.Select, tables: list[str], ctes: set[str]
@@ -40,10 +42,10 @@ def correlated_step(
     ``SELECT`` around it, and how many row-id columns end its rows; None when it reads no
     column of that ``SELECT`` (it runs alone) or cannot be run so (see the module)."""
     outer = _outer(select)
-    if outer is None or not tables or select.args.get("distinct") or _groups(select):
+    if outer is None or not tables or select.args.get("distinct") or grouped(select):
         return None
-    own = {item.alias_or_name.casefold() for item in _items(select)}
-    outer_items = _items(outer)
+    own = {item.alias_or_name.casefold() for item in items(select)}
+    outer_items = items(outer)
     named = {
         column.table.casefold()
         for column in select.find_all(exp.Column)
@@ -59,7 +61,7 @@ def correlated_step(
     if from_ is None or holder is from_:
         return None
     left = [from_.this, *(j.this for j in joins if j.args.get("kind") not in ("SEMI", "ANTI"))]
-    bases = [i.alias_or_name for i in left if _base(i, ctes)]
+    bases = [i.alias_or_name for i in left if is_base(i, ctes)]
     inner = select.copy()
     # its values (a star's are left out) before the row ids, which end the step's rows
     values = [p.unalias().copy() for p in select.expressions if not p.is_star]
@@ -67,12 +69,12 @@ def correlated_step(
         "expressions",
         [
             *(exp.alias_(value, f"__v{i}") for i, value in enumerate(values)),
-            *(_rid(name, f"__rid{i}") for i, name in enumerate(tables)),
+            *(rowid(name, f"__rid{i}") for i, name in enumerate(tables)),
         ],
     )
     tree = exp.select(
         *(exp.column(f"__v{i}", table="__c") for i in range(len(values))),
-        *(_rid(name, f"__o{i}") for i, name in enumerate(bases)),
+        *(rowid(name, f"__o{i}") for i, name in enumerate(bases)),
         *(exp.column(f"__rid{i}", table="__c") for i in range(len(tables))),
     )
     tree.set("from_", from_.copy())
@@ -97,28 +99,3 @@ def _ancestors(node: exp.Expr, stop: exp.Expr) -> list[exp.Expr]:
         found.append(node)
         node = node.parent
     return found
-
-
-def _items(select: exp.Select) -> list[exp.Expr]:
-    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
-    return [s.this for s in sources if s is not None and isinstance(s.this, exp.Expr)]
-
-
-def _groups(select: exp.Select) -> bool:
-    if select.args.get("group"):
-        return True
-    return any(
-        agg.find_ancestor(exp.Window, exp.Subquery, exp.Select) is select
-        for projection in select.expressions
-        for agg in projection.find_all(exp.AggFunc)
-    )
-
-
-def _base(item: exp.Expr, ctes: set[str]) -> bool:
-    if not isinstance(item, exp.Table) or isinstance(item.this, exp.Func):
-        return False
-    return item.name.casefold() not in ctes or bool(item.db)
-
-
-def _rid(name: str, alias: str) -> exp.Expr:
-    return exp.alias_(exp.column("rowid", table=exp.to_identifier(name, quoted=True)), alias)

@@ -37,6 +37,7 @@ from sqlglot import exp
 from .oracle_data import PROFILES, create, moved, perturbed_rows, random_table, witness
 from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
 from .oracle_lateral import correlated_step
+from .oracle_sql import grouped, is_base, items, rowid
 from .oracle_windows import partition_probes
 
 Key = tuple[tuple[str, ...], str]
@@ -87,21 +88,21 @@ def steps(query: str) -> list[Step]:
         joins = probes(select, place, ctes)
         gated = gates(select, joins)
         tables = _base_tables(select, ctes)
-        grouped = _grouped(select)
+        groups = grouped(select)
         whole = select.copy()
-        rids = [] if select.args.get("distinct") else _rids(tables, grouped)
+        rids = [] if select.args.get("distinct") else _rids(tables, groups)
         whole.set("expressions", [*whole.expressions, *rids])
         sql, count = with_ctes(whole, select).sql(dialect="duckdb"), len(rids)
         beside = correlated_step(select, tables, ctes)
         if beside is not None:  # it reads the SELECT around it: run beside that one's rows
             sql, count = with_ctes(beside[0], select).sql(dialect="duckdb"), beside[1]
-        folds = grouped or select.args.get("distinct") or select.args.get("qualify")
+        folds = groups or select.args.get("distinct") or select.args.get("qualify")
         # the joins and filters of a folding step are named by the step before its fold
         rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
-        label = f"{place}, before its {'grouping' if grouped else 'DISTINCT or QUALIFY'}"
+        label = f"{place}, before its {'grouping' if groups else 'DISTINCT or QUALIFY'}"
         # what a grouping reads, it reads from the rows before it
-        after = {label} if grouped and tables else set()
-        plain = beside is None and not grouped and rids
+        after = {label} if groups and tables else set()
+        plain = beside is None and not groups and rids
         named = _rid_names(select, tables) if plain else ()
         reads = _reads(select, ctes, rest, gated, after=after)
         found.append(Step(place, sql, count, reads, named))
@@ -116,7 +117,7 @@ def steps(query: str) -> list[Step]:
             sql = with_ctes(before, select).sql(dialect="duckdb")
             reads = _reads(select, ctes, ("joins", "where"), gated)
             found.append(Step(label, sql, len(tables), reads, _rid_names(select, tables)))
-        if select.args.get("distinct") and select.args.get("qualify") and tables and not grouped:
+        if select.args.get("distinct") and select.args.get("qualify") and tables and not groups:
             # the rows QUALIFY keeps, before DISTINCT folds them: its ranking's order keys
             kept = select.copy()
             kept.set("distinct", None)
@@ -129,7 +130,7 @@ def steps(query: str) -> list[Step]:
             label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
             sql = with_ctes(probe.tree, select).sql(dialect="duckdb")
             found.append(Step(label, sql, probe.rids, _probe_reads(select, ctes, probe)))
-        for part in partition_probes(select, place, tables, bool(grouped)):
+        for part in partition_probes(select, place, tables, bool(groups)):
             keys = frozenset().union(*(_reads(select, ctes, (), gated, k) for k in part.keys))
             found.append(Step(part.label, with_ctes(part.tree, select).sql("duckdb"), 1, keys))
     return found
@@ -194,7 +195,7 @@ def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
     """The aliases of ``select``'s FROM and joins, to the base table each names (None: a
     CTE, a derived table, a function)."""
     aliases: dict[str, str | None] = {}
-    for item in _items(select):
+    for item in items(select):
         if item.alias_or_name:
             base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
             aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
@@ -345,47 +346,23 @@ def _place(select: exp.Select, root: exp.Expr) -> str:
 
 def _base_tables(select: exp.Select, ctes: set[str]) -> list[str]:
     """The names (aliases) of the base tables ``select``'s own FROM and joins read."""
-    names = []
-    for table in _items(select):
-        if isinstance(table, exp.Table) and not isinstance(table.this, exp.Func):
-            if table.name.casefold() not in ctes or table.db:
-                names.append(table.alias_or_name)
-    return names
-
-
-def _items(select: exp.Select) -> list[exp.Expr]:
-    """What ``select``'s own FROM and joins read (tables, subqueries, functions)."""
-    sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
-    return [s.this for s in sources if s is not None and isinstance(s.this, exp.Expr)]
+    return [item.alias_or_name for item in items(select) if is_base(item, ctes)]
 
 
 def _rid_names(select: exp.Select, aliases: list[str]) -> tuple[str, ...]:
     """The base table of each of ``aliases`` (:func:`_base_tables`), case-folded."""
-    named = {i.alias_or_name: i.name.casefold() for i in _items(select) if isinstance(i, exp.Table)}
+    named = {i.alias_or_name: i.name.casefold() for i in items(select) if isinstance(i, exp.Table)}
     return tuple(named[alias] for alias in aliases)
 
 
-def _grouped(select: exp.Select) -> bool:
-    if select.args.get("group"):
-        return True
-    for projection in select.expressions:
-        for agg in projection.find_all(exp.AggFunc):
-            inside = agg.find_ancestor(exp.Window, exp.Subquery, exp.Select)
-            if inside is select:
-                return True
-    return False
-
-
 def _rids(tables: list[str], grouped: bool) -> list[exp.Expr]:
+    if not grouped:
+        return [rowid(name, f"__rid{i}") for i, name in enumerate(tables)]
     out: list[exp.Expr] = []
     for i, name in enumerate(tables):
         rid = exp.column("rowid", table=exp.to_identifier(name, quoted=True))
-        value = (
-            exp.ArrayAgg(this=exp.Order(this=rid, expressions=[exp.Ordered(this=rid.copy())]))
-            if grouped
-            else rid
-        )
-        out.append(exp.alias_(value, f"__rid{i}"))
+        ordered = exp.Order(this=rid, expressions=[exp.Ordered(this=rid.copy())])
+        out.append(exp.alias_(exp.ArrayAgg(this=ordered), f"__rid{i}"))
     return out
 
 
