@@ -10,7 +10,10 @@ prints what changed, the verdict and what is impacted, and:
 - cold: ``dbt-lineage diff`` as a whole process with no lineage.json and no cache on either
   side (both sides resolved; the second mostly from the cache the first just filled): CPU
   seconds of the process tree and peak resident memory; floors 20 s CPU, 800 MB;
-- warm: the same again, both sides' lineage.json current; floor 5 s CPU.
+- warm: the same again, both sides' lineage.json current; floor 5 s CPU;
+- the parse floor (``benchkit/parse_floor.py``: sqlglot parsing the base's compiled SQL, the
+  least any lineage tool must spend), measured just before each cold diff, and the cold
+  diff's CPU over it: the figure that carries over to a machine of another speed.
 
 ``--synthetic``: two 1,000-model synthetic projects with 20 changed models (each wrapped in
 a filter), median wall seconds cold (floor 20 s) and warm (floor 3 s), and the Markdown
@@ -39,6 +42,7 @@ from pathlib import Path
 from benchkit.dbt_lineage_option import dbt_lineage_option
 from benchkit.docs_figures import docs_figures
 from benchkit.engine import engine
+from benchkit.parse_floor import parse_floor
 from benchkit.process import Run, run_measured
 from benchkit.pull_requests import KINDS, pull_request
 from benchkit.stats import median
@@ -193,10 +197,11 @@ def _gitlab(args: argparse.Namespace) -> int:
     print("One scripted pull request of each kind; the changed node(s) by class; load: the "
           "1-minute load average after the cold run\n")  # fmt: skip
     print("| pull request | verdict | changed | impacted models, columns, exposures | broken "
-          "| cold CPU | cold wall | peak RSS | warm CPU | load |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| cold CPU | / parse floor | cold wall | peak RSS | warm CPU | load |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     cold: list[Run] = []
     warm: list[Run] = []
+    ratios: list[float] = []
     for kind in args.kinds.split(","):
         head_manifest, what = pull_request(text, kind, seed=args.seed)
         print(what, file=sys.stderr)
@@ -206,7 +211,9 @@ def _gitlab(args: argparse.Namespace) -> int:
         result = out / f"{kind}.json"
         for _ in range(args.repeat or 1):
             _clean(base, head)
+            floor = parse_floor(base / "target" / "manifest.json")["cpu"]
             cold.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
+            ratios.append(cold[-1].cpu_s / floor)
             load = _load()
             warm.append(_diff(args, base, head, "--format", "json", "--output", str(result)))
         document = json.loads(result.read_text())
@@ -218,7 +225,8 @@ def _gitlab(args: argparse.Namespace) -> int:
             + _classes(document["changes"])
             + f" | {len(impacted['models'])}, {len(impacted['columns'])}, "
             f"{len(impacted['exposures'])} | {len(document['broken_references'])} | "
-            f"{cold[-1].cpu_s:.1f} s | {cold[-1].seconds:.1f} s | {cold[-1].max_rss_mb:.0f} MB | "
+            f"{cold[-1].cpu_s:.1f} s | {ratios[-1]:.1f}x | {cold[-1].seconds:.1f} s | "
+            f"{cold[-1].max_rss_mb:.0f} MB | "
             f"{warm[-1].cpu_s:.1f} s | {load} |"
         )
     figures = {
@@ -232,6 +240,10 @@ def _gitlab(args: argparse.Namespace) -> int:
         f"warm CPU: median {figures['warm_cpu']:.1f} s, {min(r.cpu_s for r in warm):.1f} to "
         f"{max(r.cpu_s for r in warm):.1f} s (floor {GITLAB_FLOORS['warm_cpu']:.0f} s); "
         f"peak RSS {figures['peak_mb']:.0f} MB (floor {GITLAB_FLOORS['peak_mb']:.0f} MB)"
+    )
+    print(
+        f"cold CPU over the parse floor measured just before it: median {median(ratios):.1f}x, "
+        f"{min(ratios):.1f}x to {max(ratios):.1f}x"
     )
     worst = {
         "cold_cpu": max(r.cpu_s for r in cold),

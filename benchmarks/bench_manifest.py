@@ -28,13 +28,12 @@ import collections
 import gzip
 import json
 import shutil
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from benchkit.docs_figures import docs_figures
 from benchkit.engine import engine
+from benchkit.parse_floor import parse_floor
 from benchkit.process import Run, run_measured
 from benchkit.stats import median
 
@@ -42,30 +41,6 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 GITLAB = REPO.parent / "shared" / "corpus" / "gitlab" / "manifest.json.gz"
 DBT_LINEAGE = Path(sys.executable).with_name("dbt-lineage")
-
-_PARSE_FLOOR = textwrap.dedent(
-    """
-    import gc, json, sys, time
-    import sqlglot
-    from dbt_lineage.sql.dialects import dialect_for
-    document = json.load(open(sys.argv[1]))
-    dialect = dialect_for(document["metadata"].get("adapter_type"))
-    sqls = [node["compiled_code"] for node in document["nodes"].values()
-            if node.get("resource_type") in ("model", "snapshot") and node.get("compiled_code")]
-    if sys.argv[2] == "alone":
-        del document  # only the SQL text stays: the collector has nothing else to scan
-        gc.collect()
-    start = time.process_time()
-    failed = 0
-    for sql in sqls:
-        try:
-            sqlglot.parse(sql, dialect=dialect)
-        except Exception:
-            failed += 1
-    print(json.dumps({"cpu": time.process_time() - start, "queries": len(sqls),
-                      "failed": failed, "megabytes": sum(map(len, sqls)) / 1e6}))
-    """
-)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -80,9 +55,9 @@ def main(argv: list[str] | None = None) -> None:
     # by a factor of two within an hour, and a ratio is only fair within a pair.
     floors, cold = [], []
     for _ in range(args.repeat):
-        floors.append(_parse_floor(manifest, "alone"))
+        floors.append(parse_floor(manifest, "alone"))
         cold.append(_build(project, "--no-cache"))
-    loaded = [_parse_floor(manifest, "loaded") for _ in range(args.repeat)]
+    loaded = [parse_floor(manifest, "loaded") for _ in range(args.repeat)]
     warm = [_build(project) for _ in range(args.repeat)]
     # Another --node-timeout (no node comes near it) each time: inputs that differ from the
     # last build's, so that lineage.json is rebuilt with every node from the cache, as
@@ -101,20 +76,6 @@ def _unpack(manifest: Path, out: Path) -> Path:
     with opener(manifest, "rb") as source, (target / "manifest.json").open("wb") as copy:
         shutil.copyfileobj(source, copy)
     return out
-
-
-def _parse_floor(manifest: Path, how: str) -> dict[str, float]:
-    """Parse-only CPU of one process. ``how``: ``alone`` holds only the SQL text while it
-    parses (the floor); ``loaded`` keeps the whole manifest in memory, as the floor was
-    measured before 2026-12-01, when Python's cycle collector scanning that manifest again
-    and again made up about a third of it."""
-    completed = subprocess.run(
-        [sys.executable, "-c", _PARSE_FLOOR, str(manifest), how],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(completed.stdout)
 
 
 def _build(project: Path, *flags: str) -> Run:
