@@ -17,7 +17,8 @@ A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that c
 ``FROM``, joins and ``WHERE`` alone), and each join with a condition as a step of its own
 (:mod:`.oracle_joins`: the pairs its condition held for), and each window's partitions
 (:mod:`.oracle_windows`). A step that reads the columns of
-an outer query (correlated) runs beside its rows (:mod:`.oracle_lateral`).
+an outer query (correlated) runs beside its rows (:mod:`.oracle_lateral`). What each step
+reads is :mod:`.oracle_reads`'s.
 
 >>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
 ['the query', 'CTE c']
@@ -35,8 +36,10 @@ import sqlglot
 from sqlglot import exp
 
 from .oracle_data import PROFILES, create, moved, perturbed_rows, random_table, witness
-from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
+from .oracle_joins import gates, probes, reach
 from .oracle_lateral import correlated_step
+from .oracle_reads import probe_reads
+from .oracle_reads import reads as read
 from .oracle_sql import grouped, is_base, items, rowid
 from .oracle_windows import partition_probes
 
@@ -104,7 +107,7 @@ def steps(query: str) -> list[Step]:
         after = {label} if groups and tables else set()
         plain = beside is None and not groups and rids
         named = _rid_names(select, tables) if plain else ()
-        reads = _reads(select, ctes, rest, gated, after=after)
+        reads = read(select, ctes, rest, gated, after=after)
         found.append(Step(place, sql, count, reads, named))
         if folds and tables:
             before = exp.select(*_rids(tables, False))
@@ -115,7 +118,7 @@ def steps(query: str) -> list[Step]:
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
             sql = with_ctes(before, select).sql(dialect="duckdb")
-            reads = _reads(select, ctes, ("joins", "where"), gated)
+            reads = read(select, ctes, ("joins", "where"), gated)
             found.append(Step(label, sql, len(tables), reads, _rid_names(select, tables)))
         if select.args.get("distinct") and select.args.get("qualify") and tables and not groups:
             # the rows QUALIFY keeps, before DISTINCT folds them: its ranking's order keys
@@ -123,15 +126,15 @@ def steps(query: str) -> list[Step]:
             kept.set("distinct", None)
             kept.set("expressions", [*kept.expressions, *_rids(tables, False)])
             sql = with_ctes(kept, select).sql(dialect="duckdb")
-            reads = _reads(select, ctes, ("qualify",), gated)
+            reads = read(select, ctes, ("qualify",), gated)
             found.append(Step(f"{place}, before its DISTINCT", sql, len(tables), reads))
         for probe in joins:
             labels[probe.label] += 1
             label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
             sql = with_ctes(probe.tree, select).sql(dialect="duckdb")
-            found.append(Step(label, sql, probe.rids, _probe_reads(select, ctes, probe)))
+            found.append(Step(label, sql, probe.rids, probe_reads(select, ctes, probe)))
         for part in partition_probes(select, place, tables, bool(groups)):
-            keys = frozenset().union(*(_reads(select, ctes, (), gated, k) for k in part.keys))
+            keys = frozenset().union(*(read(select, ctes, (), gated, k) for k in part.keys))
             found.append(Step(part.label, with_ctes(part.tree, select).sql("duckdb"), 1, keys))
     return found
 
@@ -191,77 +194,6 @@ def steps_moved(
     return hits, {key: reach(key, found, had_rows, names, live) for key in unshown}
 
 
-def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
-    """The aliases of ``select``'s FROM and joins, to the base table each names (None: a
-    CTE, a derived table, a function)."""
-    aliases: dict[str, str | None] = {}
-    for item in items(select):
-        if item.alias_or_name:
-            base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
-            aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
-    return aliases
-
-
-def _reads(
-    select: exp.Select,
-    ctes: set[str],
-    parts: tuple[str, ...] = (),
-    gated: t.Mapping[str, set[str]] | None = None,
-    within: exp.Expr | None = None,
-    after: set[str] | None = None,
-) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
-    """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
-    (see :attr:`Step.reads`), the conditions of its probed joins left to their probes; an
-    unqualified one as a column of each base table it may belong to. ``gated``: the probes
-    each alias's columns need to have had rows (:func:`.oracle_joins.gates`), ``after`` the
-    steps every mention needs to have had rows (a grouping's: the rows before it)."""
-    aliases = _aliases(select, ctes)
-    found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
-    scanned = [select.args.get(part) for part in parts] if parts else [within or select]
-    nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
-    for column in (c for node in nodes for c in node.find_all(exp.Column)):
-        if column.find_ancestor(exp.Select) is not select:
-            continue
-        if within is None and in_condition(column, select):
-            continue  # read by its join's probe
-        qualifier = column.table.casefold()
-        if qualifier and aliases.get(qualifier) is None:
-            continue  # a derived table's or CTE's column
-        named = [qualifier] if qualifier else [a for a, b in aliases.items() if b]
-        for alias in named:
-            name = (aliases[alias] or "", column.name.casefold())
-            flag, needs = found.get(name, (True, frozenset()))
-            gate = frozenset(gates_of(column, alias, select, gated or {}) | (after or set()))
-            found[name] = (flag and _conditional(column, select), needs | {gate})
-    return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
-
-
-def _probe_reads(
-    select: exp.Select, ctes: set[str], probe: t.Any
-) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
-    """The columns a join's condition names, read by its probe (a ``USING`` column as one of
-    each base table it may belong to)."""
-    on = probe.join.args.get("on")
-    reads = set(_reads(select, ctes, within=on)) if on is not None else set()
-    using = using_reads(probe, _aliases(select, ctes))
-    return frozenset(
-        reads | {(table, name, False, frozenset([frozenset()])) for table, name in using}
-    )
-
-
-def _always_true(predicate: exp.Or) -> bool:
-    """``x = x OR x IS NULL`` (either order), for one column ``x``."""
-    left, right = (p.unnest() for p in (predicate.this, predicate.expression))
-    if isinstance(left, exp.Is):
-        left, right = right, left
-    return (
-        isinstance(left, exp.EQ)
-        and isinstance(right, exp.Is)
-        and isinstance(right.expression, exp.Null)
-        and left.this == left.expression == right.this
-    )
-
-
 def _unused_ctes(tree: exp.Expr) -> set[str]:
     """The CTEs no part of the query reads (a CTE read only by unused ones included)."""
     bodies = {cte.alias_or_name.casefold(): cte for cte in tree.find_all(exp.CTE)}
@@ -288,24 +220,6 @@ def _enclosing_ctes(node: exp.Expr) -> list[str]:
             names.append(node.alias_or_name.casefold())
         node = node.parent
     return names
-
-
-def _conditional(node: exp.Expr, stop: exp.Expr) -> bool:
-    """Whether ``node`` can decide nothing on some rows: a THEN or ELSE of a CASE, an
-    argument of COALESCE after the first, or a term of ``x = x OR x IS NULL`` (true for every
-    value of ``x``)."""
-    while node.parent is not None and node is not stop:
-        parent = node.parent
-        if isinstance(parent, exp.Or) and _always_true(parent):
-            return True
-        if isinstance(parent, exp.If) and node is parent.args.get("true"):
-            return True
-        if isinstance(parent, exp.Case) and node is parent.args.get("default"):
-            return True
-        if isinstance(parent, exp.Coalesce) and node in parent.expressions:
-            return True
-        node = parent
-    return False
 
 
 def step_class(step: str) -> str:
