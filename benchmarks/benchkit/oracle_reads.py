@@ -2,8 +2,9 @@
 clauses name, and what each mention needs to have read a value.
 
 A mention is read from the rows of its step, and needs more to have read anything: the join
-probes of its side to have paired (:func:`.oracle_joins.gates`), the rows before a grouping;
-and it decides nothing on some rows when it is only a ``CASE`` branch after the first, a
+probes of its side to have paired (:func:`.oracle_joins.gates`), the rows before a grouping,
+a window's partitions to have held two rows (:func:`.oracle_windows.window_gates`); and it
+decides nothing on some rows when it is only a ``CASE`` branch after the first, a
 ``COALESCE`` argument after the first, or a term of ``x = x OR x IS NULL``.
 
 >>> import sqlglot
@@ -20,6 +21,7 @@ from sqlglot import exp
 
 from .oracle_joins import gates_of, in_condition, using_reads
 from .oracle_sql import items
+from .oracle_windows import window_gates
 
 Read = tuple[str, str, bool, frozenset[frozenset[str]]]
 """A column a step reads: (base table, column, whether every mention is a CASE or COALESCE
@@ -44,13 +46,21 @@ def reads(
     gated: t.Mapping[str, set[str]] | None = None,
     within: exp.Expr | None = None,
     after: set[str] | None = None,
+    windows: t.Mapping[str, str] | None = None,
+    beside: bool = False,
 ) -> frozenset[Read]:
     """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
     (see :data:`Read`), the conditions of its probed joins left to their probes; an
     unqualified one as a column of each base table it may belong to. ``gated``: the probes
     each alias's columns need to have had rows (:func:`.oracle_joins.gates`), ``after`` the
-    steps every mention needs to have had rows (a grouping's: the rows before it)."""
+    steps every mention needs to have had rows (a grouping's: the rows before it),
+    ``windows`` the probe of each window by its SQL (:func:`.oracle_windows.window_gates`);
+    ``beside``: it runs beside the rows of the ``SELECT`` around it (:mod:`.oracle_lateral`),
+    and reads the columns of that one's tables it names too."""
     aliases = _aliases(select, ctes)
+    outer = select.parent.find_ancestor(exp.Select) if beside and select.parent else None
+    if outer is not None:
+        aliases = {**_aliases(outer, ctes), **aliases}
     found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
     scanned = [select.args.get(part) for part in parts] if parts else [within or select]
     nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
@@ -67,6 +77,7 @@ def reads(
             name = (aliases[alias] or "", column.name.casefold())
             flag, needs = found.get(name, (True, frozenset()))
             gate = gates_of(column, alias, select, gated or {}) | (after or set())
+            gate |= window_gates(column, select, windows or {}, gated or {})
             found[name] = (flag and _conditional(column, select), needs | {frozenset(gate)})
     return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
 
