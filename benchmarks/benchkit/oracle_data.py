@@ -99,6 +99,8 @@ def perturbed(
         return [None] * count
     if variant % 4 == 1:
         return [fresh(domain[0][0], i) for i in range(count)]
+    if variant % 4 == 3:  # the same, in the other order: whatever order a key made, one flips it
+        return [fresh(domain[0][0], count - 1 - i) for i in range(count)]
     return [draw(rng, domain) for _ in range(count)]
 
 

@@ -215,7 +215,8 @@ def reach(
     if not any(open_ for _, open_ in ran):
         return (
             "its steps read it only from rows no data set had (a join's side that paired"
-            " none, an aggregate over none, arithmetic with such a side's NULL)"
+            " none, an aggregate over none, arithmetic with such a side's NULL, a window's"
+            " partitions of one row)"
         )
     if all(conditional for conditional, open_ in ran if open_):
         return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"
@@ -224,10 +225,12 @@ def reach(
 
 def _live(step: t.Any, table: str, live: t.Mapping[str, set[str]] | None) -> bool:
     """Whether ``step`` may have read a value of ``table``: not when the table's row id was
-    NULL in every row it gave on every data set."""
-    if live is None or table not in step.rid_names or step.label not in live:
+    NULL in every row it gave on every data set (or, for a step whose row ids do not tell,
+    every row of the step it reads them from: ``step.live_from``)."""
+    label = step.live_from or step.label
+    if live is None or table not in step.rid_names or label not in live:
         return True
-    return table in live[step.label]
+    return table in live[label]
 
 
 def _condition(join: exp.Join) -> str:

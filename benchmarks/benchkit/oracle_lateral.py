@@ -13,15 +13,20 @@ gave there)::
     SELECT __c.<its values>, <outer row ids>, __c.<its row ids> FROM <outer FROM and joins>
     CROSS JOIN (SELECT <its values>, <its row ids> FROM ... WHERE t.k = o.id) AS __c
 
-Only a subquery that reads its own base tables, does not group and is not ``DISTINCT`` is run
-so (its row ids stand for its rows); the others stay out, as before.
+A subquery that groups runs so too, its row ids gathered per group (a correlated
+``count(*)`` gives one row beside each outer row), and so do its rows before its grouping,
+where its ``WHERE`` does its work: a column named only there, beside outer rows no data set
+had (a branch whose ``HAVING`` never holds), is then named as read from no row. A subquery that
+reads no base table of its own (a derived table) is stood for by the outer row ids and its
+values.
 
 >>> import sqlglot
 >>> tree = sqlglot.parse_one(
 ...     "select o.id from o where exists (select 1 from t where t.k = o.id)", dialect="duckdb"
 ... )
 >>> inner = list(tree.find_all(sqlglot.exp.Select))[1]
->>> outer, beside = correlated_step(inner, ["t"], set())[0].sql("duckdb").split(" CROSS JOIN ")
+>>> step = inner.copy().select(rowid("t", "__rid0"))
+>>> outer, beside = correlated_step(step, inner, 1, set())[0].sql("duckdb").split(" CROSS JOIN ")
 >>> outer
 'SELECT __c.__v0, "o".rowid AS __o0, __c.__rid0 FROM o'
 >>> beside
@@ -32,17 +37,19 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from .oracle_sql import grouped, is_base, items, rowid
+from .oracle_sql import is_base, items, rowid
 
 
 def correlated_step(
-    select: exp.Select, tables: list[str], ctes: set[str]
+    step: exp.Select, select: exp.Select, rids: int, ctes: set[str]
 ) -> tuple[exp.Select, int] | None:
-    """``select`` (whose own base tables are ``tables``) run beside the rows of the
-    ``SELECT`` around it, and how many row-id columns end its rows; None when it reads no
-    column of that ``SELECT`` (it runs alone) or cannot be run so (see the module)."""
+    """``step`` (a query made of ``select``: ``select`` with its row ids, or its rows before
+    its grouping), whose last ``rids`` columns are row ids, run beside the rows of the
+    ``SELECT`` around ``select``, and how many row-id columns end its rows; None when
+    ``select`` reads no column of that ``SELECT`` (it runs alone) or cannot be run so (see
+    the module)."""
     outer = _outer(select)
-    if outer is None or not tables or select.args.get("distinct") or grouped(select):
+    if outer is None:
         return None
     own = {item.alias_or_name.casefold() for item in items(select)}
     outer_items = items(outer)
@@ -62,26 +69,28 @@ def correlated_step(
         return None
     left = [from_.this, *(j.this for j in joins if j.args.get("kind") not in ("SEMI", "ANTI"))]
     bases = [i.alias_or_name for i in left if is_base(i, ctes)]
-    inner = select.copy()
+    inner = step.copy()
     # its values (a star's are left out) before the row ids, which end the step's rows
-    values = [p.unalias().copy() for p in select.expressions if not p.is_star]
+    cut = len(step.expressions) - rids
+    values = [p.unalias().copy() for p in step.expressions[:cut] if not p.is_star]
+    ids = [p.unalias().copy() for p in step.expressions[cut:]]
     inner.set(
         "expressions",
         [
             *(exp.alias_(value, f"__v{i}") for i, value in enumerate(values)),
-            *(rowid(name, f"__rid{i}") for i, name in enumerate(tables)),
+            *(exp.alias_(rid, f"__rid{i}") for i, rid in enumerate(ids)),
         ],
     )
     tree = exp.select(
         *(exp.column(f"__v{i}", table="__c") for i in range(len(values))),
         *(rowid(name, f"__o{i}") for i, name in enumerate(bases)),
-        *(exp.column(f"__rid{i}", table="__c") for i in range(len(tables))),
+        *(exp.column(f"__rid{i}", table="__c") for i in range(len(ids))),
     )
     tree.set("from_", from_.copy())
     beside = exp.Join(this=exp.Subquery(this=inner, alias=exp.TableAlias(this="__c")))
     beside.set("kind", "CROSS")
     tree.set("joins", [*(j.copy() for j in joins), beside])
-    return tree, len(bases) + len(tables)
+    return tree, len(bases) + len(ids)
 
 
 def _outer(select: exp.Select) -> exp.Select | None:

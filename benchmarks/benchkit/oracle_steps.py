@@ -14,10 +14,14 @@ row whatever its values, so:
   changed.
 
 A grouping, ``DISTINCT`` or ``QUALIFY`` step also runs as its rows before that clause (the
-``FROM``, joins and ``WHERE`` alone), and each join with a condition as a step of its own
-(:mod:`.oracle_joins`: the pairs its condition held for), and each window's partitions
-(:mod:`.oracle_windows`). A step that reads the columns of
-an outer query (correlated) runs beside its rows (:mod:`.oracle_lateral`).
+``FROM``, joins and ``WHERE`` alone), a ``DISTINCT`` one that does not group as its values
+before it too (a ranking's order key decides which row gets which number, that ``DISTINCT``
+folds away), and each join with a condition as a step of its own (:mod:`.oracle_joins`: the
+pairs its condition held for), and each window's partitions (:mod:`.oracle_windows`). A step
+that reads the columns of an outer query (correlated) runs beside its rows
+(:mod:`.oracle_lateral`). What each step reads is :mod:`.oracle_reads`'s. Each column is
+perturbed with new values in the rows' order and reversed (an order key flips one of them),
+NULL, and a fresh draw.
 
 >>> [s.label for s in steps("with c as (select k from t where v > 1) select count(*) from c")]
 ['the query', 'CTE c']
@@ -35,8 +39,10 @@ import sqlglot
 from sqlglot import exp
 
 from .oracle_data import PROFILES, create, moved, perturbed_rows, random_table, witness
-from .oracle_joins import gates, gates_of, in_condition, probes, reach, using_reads
+from .oracle_joins import gates, probes, reach
 from .oracle_lateral import correlated_step
+from .oracle_reads import probe_reads
+from .oracle_reads import reads as read
 from .oracle_sql import grouped, is_base, items, rowid
 from .oracle_windows import partition_probes
 
@@ -52,6 +58,8 @@ class Step:
             subquery``...).
         sql: the DuckDB SQL that runs it alone.
         rids: how many row-id columns end its rows (0: it reads no base table directly).
+        live_from: the step whose row ids tell which tables gave it a row, when its own do
+            not (a grouping's, a window probe's: its rows before the fold); empty: its own.
     """
 
     label: str
@@ -65,6 +73,7 @@ class Step:
     """The base table (case-folded) of each row id that ends its rows, where each is one
     row's: a table whose row id is NULL in every row (the side of an outer join that paired
     none, kept by a later filter) gave the step no value."""
+    live_from: str = ""
 
 
 def steps(query: str) -> list[Step]:
@@ -89,50 +98,56 @@ def steps(query: str) -> list[Step]:
         gated = gates(select, joins)
         tables = _base_tables(select, ctes)
         groups = grouped(select)
+        parts = partition_probes(select, place, tables, bool(groups))
+        windows = {part.window: part.label for part in parts}
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, groups)
         whole.set("expressions", [*whole.expressions, *rids])
-        sql, count = with_ctes(whole, select).sql(dialect="duckdb"), len(rids)
-        beside = correlated_step(select, tables, ctes)
-        if beside is not None:  # it reads the SELECT around it: run beside that one's rows
-            sql, count = with_ctes(beside[0], select).sql(dialect="duckdb"), beside[1]
+        sql, count, beside = _beside(whole, select, len(rids), ctes)
         folds = groups or select.args.get("distinct") or select.args.get("qualify")
-        # the joins and filters of a folding step are named by the step before its fold
-        rest = ("expressions", "group", "having", "qualify", "order") if folds and tables else ()
+        # the joins and filters of a folding step are named by the step before its fold (that
+        # of one that reads no base table too, beside the rows whose columns it reads)
+        split = bool(folds) and (bool(tables) or beside)
+        rest = ("expressions", "group", "having", "qualify", "order") if split else ()
         label = f"{place}, before its {'grouping' if groups else 'DISTINCT or QUALIFY'}"
         # what a grouping reads, it reads from the rows before it
-        after = {label} if groups and tables else set()
-        plain = beside is None and not groups and rids
-        named = _rid_names(select, tables) if plain else ()
-        reads = _reads(select, ctes, rest, gated, after=after)
-        found.append(Step(place, sql, count, reads, named))
-        if folds and tables:
-            before = exp.select(*_rids(tables, False))
+        after = {label} if groups and split else set()
+        named = () if beside else _rid_names(select, tables)
+        # the rows before a fold tell which tables gave a row to a step whose row ids do not
+        source = label if (groups or not rids) and tables else ""
+        reads = read(select, ctes, rest, gated, after=after, windows=windows, beside=beside)
+        found.append(Step(place, sql, count, reads, named, source))
+        if split:
+            before = exp.select(*_rids(tables, False)) if tables else exp.select("1")
             for arg in ("from_", "joins", "laterals", "where"):
                 value = select.args.get(arg)
                 if value:
                     before.set(
                         arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                     )
-            sql = with_ctes(before, select).sql(dialect="duckdb")
-            reads = _reads(select, ctes, ("joins", "where"), gated)
-            found.append(Step(label, sql, len(tables), reads, _rid_names(select, tables)))
-        if select.args.get("distinct") and select.args.get("qualify") and tables and not groups:
-            # the rows QUALIFY keeps, before DISTINCT folds them: its ranking's order keys
+            sql, count, _ = _beside(before, select, len(tables), ctes)
+            reads = read(select, ctes, ("joins", "where"), gated, beside=beside)
+            found.append(Step(label, sql, count, reads, named))
+        if select.args.get("distinct") and tables and not groups:
+            # its values and the rows QUALIFY keeps, before DISTINCT folds them (a ranking's
+            # order key), and before the ORDER BY and LIMIT that apply after it
             kept = select.copy()
-            kept.set("distinct", None)
+            for arg in ("distinct", "order", "limit", "offset"):
+                kept.set(arg, None)
             kept.set("expressions", [*kept.expressions, *_rids(tables, False)])
-            sql = with_ctes(kept, select).sql(dialect="duckdb")
-            reads = _reads(select, ctes, ("qualify",), gated)
-            found.append(Step(f"{place}, before its DISTINCT", sql, len(tables), reads))
+            sql, count, _ = _beside(kept, select, len(tables), ctes)
+            reads = read(select, ctes, ("expressions", "qualify"), gated, windows=windows)
+            found.append(Step(f"{place}, before its DISTINCT", sql, count, reads))
         for probe in joins:
             labels[probe.label] += 1
             label = probe.label + (f" #{labels[probe.label]}" if labels[probe.label] > 1 else "")
             sql = with_ctes(probe.tree, select).sql(dialect="duckdb")
-            found.append(Step(label, sql, probe.rids, _probe_reads(select, ctes, probe)))
-        for part in partition_probes(select, place, tables, bool(groups)):
-            keys = frozenset().union(*(_reads(select, ctes, (), gated, k) for k in part.keys))
-            found.append(Step(part.label, with_ctes(part.tree, select).sql("duckdb"), 1, keys))
+            found.append(Step(label, sql, probe.rids, probe_reads(select, ctes, probe)))
+        for part in parts:
+            keys = frozenset().union(*(read(select, ctes, (), gated, k) for k in part.keys))
+            sql = with_ctes(part.tree, select).sql("duckdb")
+            # the rows it groups: those before the fold, or the step's own
+            found.append(Step(part.label, sql, 1, keys, named, label if folds else place))
     return found
 
 
@@ -166,7 +181,7 @@ def steps_moved(
         had_rows |= {label for label, (_, rows) in base.items() if rows}
         ran |= set(base)
         for step in found:
-            if step.rid_names and step.label in base:
+            if step.rid_names and not step.live_from and step.label in base:
                 ids = base[step.label][0]
                 live.setdefault(step.label, set()).update(
                     name
@@ -179,7 +194,7 @@ def steps_moved(
                 key = (tuple(p.casefold() for p in parts), column.casefold())
                 if key not in todo:
                     continue
-                for variant in (1, 2, 0):
+                for variant in (1, 3, 2, 0):  # new values, reversed (an order flips), NULL, a draw
                     changed = perturbed_rows(rng, rows, index, domains[index], variant)
                     # created anew: a row id counts on after a delete
                     create(con, parts, columns, tables[parts], changed)
@@ -189,77 +204,6 @@ def steps_moved(
     unshown = [key for key, seen in hits.items() if not seen]
     had_rows |= {step.label for step in found} - ran  # refused: not known to have had none
     return hits, {key: reach(key, found, had_rows, names, live) for key in unshown}
-
-
-def _aliases(select: exp.Select, ctes: set[str]) -> dict[str, str | None]:
-    """The aliases of ``select``'s FROM and joins, to the base table each names (None: a
-    CTE, a derived table, a function)."""
-    aliases: dict[str, str | None] = {}
-    for item in items(select):
-        if item.alias_or_name:
-            base = isinstance(item, exp.Table) and (item.name.casefold() not in ctes or item.db)
-            aliases[item.alias_or_name.casefold()] = item.name.casefold() if base else None
-    return aliases
-
-
-def _reads(
-    select: exp.Select,
-    ctes: set[str],
-    parts: tuple[str, ...] = (),
-    gated: t.Mapping[str, set[str]] | None = None,
-    within: exp.Expr | None = None,
-    after: set[str] | None = None,
-) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
-    """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
-    (see :attr:`Step.reads`), the conditions of its probed joins left to their probes; an
-    unqualified one as a column of each base table it may belong to. ``gated``: the probes
-    each alias's columns need to have had rows (:func:`.oracle_joins.gates`), ``after`` the
-    steps every mention needs to have had rows (a grouping's: the rows before it)."""
-    aliases = _aliases(select, ctes)
-    found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
-    scanned = [select.args.get(part) for part in parts] if parts else [within or select]
-    nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
-    for column in (c for node in nodes for c in node.find_all(exp.Column)):
-        if column.find_ancestor(exp.Select) is not select:
-            continue
-        if within is None and in_condition(column, select):
-            continue  # read by its join's probe
-        qualifier = column.table.casefold()
-        if qualifier and aliases.get(qualifier) is None:
-            continue  # a derived table's or CTE's column
-        named = [qualifier] if qualifier else [a for a, b in aliases.items() if b]
-        for alias in named:
-            name = (aliases[alias] or "", column.name.casefold())
-            flag, needs = found.get(name, (True, frozenset()))
-            gate = frozenset(gates_of(column, alias, select, gated or {}) | (after or set()))
-            found[name] = (flag and _conditional(column, select), needs | {gate})
-    return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
-
-
-def _probe_reads(
-    select: exp.Select, ctes: set[str], probe: t.Any
-) -> frozenset[tuple[str, str, bool, frozenset[frozenset[str]]]]:
-    """The columns a join's condition names, read by its probe (a ``USING`` column as one of
-    each base table it may belong to)."""
-    on = probe.join.args.get("on")
-    reads = set(_reads(select, ctes, within=on)) if on is not None else set()
-    using = using_reads(probe, _aliases(select, ctes))
-    return frozenset(
-        reads | {(table, name, False, frozenset([frozenset()])) for table, name in using}
-    )
-
-
-def _always_true(predicate: exp.Or) -> bool:
-    """``x = x OR x IS NULL`` (either order), for one column ``x``."""
-    left, right = (p.unnest() for p in (predicate.this, predicate.expression))
-    if isinstance(left, exp.Is):
-        left, right = right, left
-    return (
-        isinstance(left, exp.EQ)
-        and isinstance(right, exp.Is)
-        and isinstance(right.expression, exp.Null)
-        and left.this == left.expression == right.this
-    )
 
 
 def _unused_ctes(tree: exp.Expr) -> set[str]:
@@ -288,24 +232,6 @@ def _enclosing_ctes(node: exp.Expr) -> list[str]:
             names.append(node.alias_or_name.casefold())
         node = node.parent
     return names
-
-
-def _conditional(node: exp.Expr, stop: exp.Expr) -> bool:
-    """Whether ``node`` can decide nothing on some rows: a THEN or ELSE of a CASE, an
-    argument of COALESCE after the first, or a term of ``x = x OR x IS NULL`` (true for every
-    value of ``x``)."""
-    while node.parent is not None and node is not stop:
-        parent = node.parent
-        if isinstance(parent, exp.Or) and _always_true(parent):
-            return True
-        if isinstance(parent, exp.If) and node is parent.args.get("true"):
-            return True
-        if isinstance(parent, exp.Case) and node is parent.args.get("default"):
-            return True
-        if isinstance(parent, exp.Coalesce) and node in parent.expressions:
-            return True
-        node = parent
-    return False
 
 
 def step_class(step: str) -> str:
@@ -342,6 +268,18 @@ def _place(select: exp.Select, root: exp.Expr) -> str:
             return "an IN subquery"
         node = parent
     return f"the query{branch}"
+
+
+def _beside(
+    step: exp.Select, select: exp.Select, rids: int, ctes: set[str]
+) -> tuple[str, int, bool]:
+    """The SQL of ``step`` (made of ``select``, its last ``rids`` columns row ids), how many
+    row-id columns end its rows, and whether it runs beside the rows of the ``SELECT`` around
+    ``select`` (:mod:`.oracle_lateral`: ``select`` reads that one's columns)."""
+    beside = correlated_step(step, select, rids, ctes)
+    if beside is None:
+        return with_ctes(step, select).sql(dialect="duckdb"), rids, False
+    return with_ctes(beside[0], select).sql(dialect="duckdb"), beside[1], True
 
 
 def _base_tables(select: exp.Select, ctes: set[str]) -> list[str]:

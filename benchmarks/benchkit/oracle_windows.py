@@ -3,15 +3,20 @@
 A partition key whose windows give the same value in every partition (``max(t0.id) over
 (partition by t1.k)`` over a cross join: every partition holds the same ``t0`` rows) moves no
 output and no step's values, yet it decides which rows each window reads. So each window of a
-``SELECT`` that does not group, with a ``PARTITION BY`` of plain expressions, becomes a step of
-its own (:mod:`.oracle_steps`): its rows before any window, grouped by the partition keys,
-each partition as the sorted list of its base tables' row ids::
+``SELECT`` that does not group, with a ``PARTITION BY`` or an ``ORDER BY`` of plain
+expressions, becomes a step of its own (:mod:`.oracle_steps`): its rows before any window,
+grouped by the partition keys, each partition of two rows or more as the sorted list of its
+base tables' row ids::
 
     SELECT array_agg([<row ids>] ORDER BY <row ids>) FROM <the FROM, joins and WHERE>
-    GROUP BY <the partition keys>
+    GROUP BY <the partition keys> HAVING count(*) > 1
 
 A perturbation that splits or merges partitions moves its rows (``rows of the partitions of
-max(t0.id) OVER (...) in the query``).
+max(t0.id) OVER (...) in the query``); a partition of one row is left out, for its window gives
+the same value whatever its keys hold. So when the probe had no rows on any data set, the
+window's keys decided nothing there (:func:`window_gates`), and neither did a key of a
+``SUM``, ``MIN``, ``MAX``, ``AVG`` or ``COUNT`` of a column of a join's side that never paired
+(NULL in every row).
 
 >>> import sqlglot
 >>> select = sqlglot.parse_one(
@@ -21,12 +26,13 @@ max(t0.id) OVER (...) in the query``).
 >>> probe.label
 'the partitions of MAX(a.v) OVER (PARTITION BY b.k) in the query'
 >>> probe.sql.split(" AS __parts ")[1]
-'FROM a CROSS JOIN b GROUP BY b.k'
+'FROM a CROSS JOIN b GROUP BY b.k HAVING COUNT(*) > 1'
 """
 
 from __future__ import annotations
 
 import dataclasses
+import typing as t
 
 from sqlglot import exp
 
@@ -43,26 +49,29 @@ class PartitionProbe:
         sql: its DuckDB SQL, without the CTEs its ``SELECT`` sees.
         tree: the same, as a tree.
         keys: the partition keys, in the original tree.
+        window: the window's SQL.
     """
 
     label: str
     sql: str
     tree: exp.Select
     keys: tuple[exp.Expr, ...]
+    window: str = ""
 
 
 def partition_probes(
     select: exp.Select, place: str, tables: list[str], grouped: bool = False
 ) -> list[PartitionProbe]:
-    """The probes of ``select``'s own windows with a ``PARTITION BY`` (none when it groups,
-    reads no base table (``tables``: their aliases), or a key is not a plain expression)."""
+    """The probes of ``select``'s own windows with a ``PARTITION BY`` or an ``ORDER BY`` (none
+    when it groups, reads no base table (``tables``: their aliases), or a partition key is not
+    a plain expression)."""
     if grouped or not tables or select.args.get("from_") is None:
         return []
     found: list[PartitionProbe] = []
     seen: set[str] = set()
     for window in select.find_all(exp.Window):
         keys = window.args.get("partition_by") or []
-        if window.find_ancestor(exp.Select) is not select or not keys:
+        if window.find_ancestor(exp.Select) is not select or not (keys or window.args.get("order")):
             continue
         if any(k.find(exp.AggFunc, exp.Window, exp.Subquery, exp.Select) for k in keys):
             continue
@@ -78,9 +87,40 @@ def partition_probes(
                 tree.set(
                     arg, [v.copy() for v in value] if isinstance(value, list) else value.copy()
                 )
-        tree.set("group", exp.Group(expressions=[k.copy() for k in keys]))
-        if len(text) > WINDOW_CHARS:
-            text = text[: WINDOW_CHARS - 3] + "..."
-        label = f"the partitions of {text} in {place}"
-        found.append(PartitionProbe(label, tree.sql(dialect="duckdb"), tree, tuple(keys)))
+        if keys:
+            tree.set("group", exp.Group(expressions=[k.copy() for k in keys]))
+        tree.set("having", exp.Having(this=exp.condition("count(*) > 1")))
+        cut = text if len(text) <= WINDOW_CHARS else text[: WINDOW_CHARS - 3] + "..."
+        label = f"the partitions of {cut} in {place}"
+        found.append(PartitionProbe(label, tree.sql(dialect="duckdb"), tree, tuple(keys), text))
+    return found
+
+
+_IGNORING_NULLS = (exp.Sum, exp.Min, exp.Max, exp.Avg, exp.Count)
+"""Aggregates that give the same value over rows whose argument is NULL, in whatever order
+and partition (NULL, or a count of 0)."""
+
+
+def window_gates(
+    column: exp.Column,
+    select: exp.Select,
+    probes: t.Mapping[str, str],
+    gated: t.Mapping[str, set[str]],
+) -> set[str]:
+    """The steps (by label) a mention of ``column`` in the ``PARTITION BY`` or ``ORDER BY`` of
+    a window of ``select`` needs to have had rows to decide anything: the window's probe
+    (``probes``: its label by the window's SQL), and for a ``SUM``, ``MIN``, ``MAX``, ``AVG``
+    or ``COUNT`` of one column, the join probes that column's side needs to have paired
+    (``gated``: :func:`.oracle_joins.gates`)."""
+    found: set[str] = set()
+    node: exp.Expr = column
+    while node.parent is not None and node is not select:
+        parent = node.parent
+        if isinstance(parent, exp.Window) and node is not parent.this:
+            found |= {probes[text]} if (text := parent.sql(dialect="duckdb")) in probes else set()
+            function = parent.this
+            argument = function.this if isinstance(function, _IGNORING_NULLS) else None
+            if isinstance(argument, exp.Column) and argument.table and not function.expressions:
+                found |= gated.get(argument.table.casefold(), set())
+        node = parent
     return found

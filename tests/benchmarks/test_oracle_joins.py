@@ -171,3 +171,17 @@ def test_a_ranking_key_a_distinct_folds_away_is_shown_by_the_rows_qualify_keeps(
     assert findings(sql) == {
         ("row_set", "", "orders.amount"): ("rows of the query, before its DISTINCT", "")
     }
+
+
+def test_a_grouped_side_of_a_full_join_its_filter_never_keeps_paired_is_named_as_unread() -> None:
+    # A count plus 1,000 meets no note: every row the WHERE keeps is the count's, paired with
+    # no order. Under the GROUP BY the row ids are gathered into lists; the rows before the
+    # grouping tell that no orders row was ever among them.
+    sql = (
+        "select o.customer_id as cid, s.n from orders o full join"
+        " (select count(*) + 1000 as n from customers) s on o.note = s.n"
+        " where s.n is not null group by o.customer_id, s.n"
+    )
+    for check in (("direct", "cid"), ("row_set", "")):
+        step, reach = findings(sql)[(*check, "orders.customer_id")]
+        assert step == "" and reach.startswith(UNPAIRED), (check, step, reach)

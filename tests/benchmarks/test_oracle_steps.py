@@ -4,6 +4,7 @@ reaches says why; ties at a LIMIT cut are not taken for lineage."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from tests.benchmarks.oracle_findings import findings
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from benchkit.oracle_data import perturbed  # noqa: E402
 from benchkit.oracle_steps import step_class, steps  # noqa: E402
 from benchkit.oracle_ties import tie_probes, tied  # noqa: E402
 
@@ -101,7 +103,17 @@ def test_a_tie_at_a_limit_cut_is_seen(rows: list[tuple[int, int]], expected: boo
         assert tied(con, tie_probes(sql)) is expected
 
 
-@pytest.mark.parametrize("module", ["benchkit.oracle_steps", "benchkit.oracle_ties"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "benchkit.oracle_joins",
+        "benchkit.oracle_lateral",
+        "benchkit.oracle_reads",
+        "benchkit.oracle_steps",
+        "benchkit.oracle_ties",
+        "benchkit.oracle_windows",
+    ],
+)
 def test_the_docstring_examples_hold(module: str) -> None:
     import doctest
     import importlib
@@ -109,3 +121,22 @@ def test_the_docstring_examples_hold(module: str) -> None:
     failed, attempted = doctest.testmod(importlib.import_module(module))
     assert attempted > 0
     assert failed == 0
+
+
+def test_a_ranking_key_a_distinct_folds_away_is_shown_by_the_values_before_it() -> None:
+    # Each status's row numbers are 1 to its count whatever the amounts: DISTINCT keeps the
+    # same rows. Before it, the amount decides which row gets which number.
+    sql = (
+        "select distinct o.status, row_number() over (partition by o.status order by o.amount)"
+        " as r from orders o"
+    )
+    assert findings(sql) == {
+        ("row_set", "", "orders.amount"): ("values of the query, before its DISTINCT", "")
+    }
+
+
+def test_new_values_come_in_the_rows_order_and_reversed() -> None:
+    domain = ([0, 1, 2], [])
+    ascending = perturbed(random.Random(0), domain, 3, 1)
+    assert perturbed(random.Random(0), domain, 3, 3) == ascending[::-1]
+    assert len(set(ascending)) == 3 and not set(ascending) & set(domain[0])
