@@ -19,6 +19,7 @@ from sqlglot.optimizer.scope import Scope
 from dbt_lineage.sql.edges import IDENTITY, TRANSFORM, Edges, Parts, dotted
 from dbt_lineage.sql.fields import Fields
 from dbt_lineage.sql.schema_index import Table
+from dbt_lineage.sql.table_functions import GENERATORS
 from dbt_lineage.sql.walk_base import (
     Owner,
     Source,
@@ -35,15 +36,6 @@ _AMBIGUOUS = UnresolvedReason.AMBIGUOUS_COLUMN.value
 _AMBIGUOUS_STAR = UnresolvedReason.AMBIGUOUS_STAR.value
 _UNKNOWN_TABLE = UnresolvedReason.UNKNOWN_TABLE.value
 NOTE = UnresolvedReason.NOTE.value
-
-# Table functions that generate rows from their arguments instead of reading data.
-GENERATORS = (
-    exp.GenerateSeries,
-    exp.ExplodingGenerateSeries,
-    exp.GenerateDateArray,
-    exp.GenerateTimestampArray,
-    exp.Unnest,
-)
 
 
 class References(Fields):

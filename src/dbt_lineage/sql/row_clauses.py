@@ -1,6 +1,8 @@
 """The clauses that decide which rows a scope returns, as row-set indirect edges.
 
-Joins (ON and USING keys, correlation keys), filters (WHERE, HAVING, QUALIFY, subqueries in
+Joins (ON and USING keys, correlation keys, the columns a table function in FROM reads: an
+UNNEST's array decides how many rows each row beside it gives, none when it is empty),
+filters (WHERE, HAVING, QUALIFY, subqueries in
 them), GROUP BY (positions, GROUP BY ALL, grouping sets), DISTINCT / DISTINCT ON, ORDER BY
 with LIMIT, set-operation de-duplication and the right side of EXCEPT; then the same for
 every source the scope reads, so clauses inside CTEs that feed the rows count and unused
@@ -14,7 +16,7 @@ from sqlglot.optimizer.scope import Scope
 
 from dbt_lineage.sql.edges import Edges, is_star
 from dbt_lineage.sql.expr_walk import WINDOW, expr_walk
-from dbt_lineage.sql.table_functions import TableFunctions
+from dbt_lineage.sql.table_functions import GENERATORS, TableFunctions, sized_by_data
 from dbt_lineage.sql.walk_base import find_source
 from dbt_lineage.types import EdgeKind
 
@@ -110,6 +112,9 @@ class RowClauses(TableFunctions):
         for join in expr.args.get("joins") or []:
             if join.args.get("on") is not None:
                 self.clause(scope, join.args["on"], JOIN, edges)
+        for call in _set_returning(expr):  # select id, unnest(tags): a row per element
+            for argument in sized_by_data(call):
+                self.clause(scope, argument, JOIN, edges)
         for key, sides, _ in self.using_keys(scope):
             for side in sides:
                 if self.holds(side, key) is not False:
@@ -151,6 +156,11 @@ class RowClauses(TableFunctions):
             )
             if isinstance(source, Scope):
                 edges.merge_side(self.scope_rows(source))
+                for argument in self.udtf_arguments(source):  # how many rows beside each
+                    self.clause(source, argument, JOIN, edges)
+            elif isinstance(node, exp.Table) and isinstance(node.this, GENERATORS):
+                for argument in sized_by_data(node.this):  # generate_series(1, t.k)
+                    self.clause(scope, argument, JOIN, edges)
             for pivot in node.args.get("pivots") or []:
                 if source is not None:
                     edges.merge_side(self.pivot_rows(source, pivot))
@@ -206,6 +216,17 @@ def _position(key: exp.Expr, count: int) -> int | None:
 
 def _top(expr: exp.Select) -> bool:
     return bool(expr.args.get("top"))
+
+
+def _set_returning(expr: exp.Select) -> list[exp.Expr]:
+    """The set-returning calls of a SELECT's own projections (``unnest(tags)`` in DuckDB and
+    PostgreSQL, ``explode(tags)`` in Spark): each row gives a row per element."""
+    return [
+        call
+        for projection in expr.selects
+        for call in projection.find_all(exp.Unnest, exp.Explode)
+        if call.parent_select is expr
+    ]
 
 
 def _read_nodes(expr: exp.Select) -> list[exp.Expr]:

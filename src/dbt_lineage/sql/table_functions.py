@@ -17,6 +17,17 @@ from dbt_lineage.sql.pivots import Pivots
 from dbt_lineage.sql.walk_base import alias_columns, names_element
 from dbt_lineage.types import EdgeKind, UnresolvedReason
 
+GENERATORS = (
+    exp.GenerateSeries,
+    exp.ExplodingGenerateSeries,
+    exp.GenerateDateArray,
+    exp.GenerateTimestampArray,
+    exp.Unnest,
+)
+"""Table functions in FROM that generate rows from their arguments instead of reading data
+(``generate_series(1, t.k)``): their columns are computed from the arguments, which also
+decide how many rows each row beside them gives."""
+
 _POSITION_COLUMNS = frozenset({"seq", "index", "ordinality", "offset"})
 """Columns of a flattened row that are positions, not values read from the input."""
 
@@ -61,6 +72,19 @@ class TableFunctions(Pivots):
             # Snowflake's TABLE(FLATTEN(...)): the columns sqlglot gives LATERAL FLATTEN.
             named = list(getattr(self.names.sqlglot.parser_class, "FLATTEN_COLUMNS", ()))
         return named or None
+
+    def udtf_arguments(self, scope: Scope) -> list[exp.Expr]:
+        """The arguments of a table function scope (UNNEST, FLATTEN, EXPLODE...) whose values
+        decide how many rows it gives: none for a LATERAL subquery or VALUES, whose rows
+        their own clauses decide, nor for an array written out in the SQL (``unnest(array[a,
+        b])``: two rows whatever ``a`` and ``b`` hold)."""
+        expr = scope.expression
+        if not scope.is_udtf or isinstance(expr, (exp.Subquery, exp.Values)):
+            return []
+        if isinstance(expr, exp.Lateral) and isinstance(expr.this, exp.Subquery):
+            return []
+        call = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
+        return sized_by_data(call)
 
     def unnest_alias(self, scope: Scope, name: str) -> Scope | None:
         """A UDTF source of ``scope`` whose UNNEST names its column ``name`` (BigQuery style)."""
@@ -153,3 +177,20 @@ class TableFunctions(Pivots):
             if position < len(inner_names):
                 return inner_names[position]
         return name
+
+
+def sized_by_data(call: exp.Expr) -> list[exp.Expr]:
+    """The arguments of table function ``call`` whose values decide how many rows it gives
+    (an array written out as ``array[a, b]`` has its length in the SQL)."""
+    if isinstance(call, exp.Unnest):
+        arguments = list(call.expressions)
+    elif isinstance(call, exp.Explode):
+        arguments = [call.this, *call.expressions]
+    else:
+        arguments = [call]
+    return [a for a in arguments if not isinstance(_value(a), exp.Array)]
+
+
+def _value(argument: exp.Expr) -> exp.Expr:
+    """A named argument's value (``input => x`` is ``x``)."""
+    return argument.expression if isinstance(argument, exp.Kwarg) else argument
