@@ -21,6 +21,9 @@ def family(type_: str) -> str | None:
     """The family of a column type whose values are drawn (an empty type is an integer), or
     None for types random scalars do not cover (JSON, arrays, structs)."""
     text = type_.casefold()
+    if text.endswith("[]"):  # an array of scalars: its length decides what an UNNEST gives
+        element = family(text[:-2])
+        return f"{element}[]" if element in ("int", "text") else None
     if not text or "int" in text:
         return "int"
     for kind, marks in _FAMILIES.items():
@@ -38,7 +41,7 @@ _FAMILIES = {
 }
 _DUCKDB_TYPES = {
     "int": "INTEGER", "double": "DOUBLE", "text": "VARCHAR", "bool": "BOOLEAN",
-    "timestamp": "TIMESTAMP", "date": "DATE",
+    "timestamp": "TIMESTAMP", "date": "DATE", "int[]": "INTEGER[]", "text[]": "VARCHAR[]",
 }  # fmt: skip
 _BASE: dict[str, list[t.Any]] = {
     "int": [0, 1, 2, 3],
@@ -47,6 +50,8 @@ _BASE: dict[str, list[t.Any]] = {
     "bool": [True, False],
     "date": [datetime.date(2024, 1, d) for d in (1, 2, 3)],
     "timestamp": [datetime.datetime(2024, 1, d, h) for d in (1, 2) for h in (0, 12)],
+    "int[]": [[1], [], [1, 2], [2, 1, 1]],
+    "text[]": [["a"], [], ["a", "b"], ["b", "a", "a"]],
 }
 
 
@@ -124,6 +129,8 @@ def fresh(like: t.Any, i: int) -> t.Any:
         return datetime.datetime(2030, 1, 1 + i, 6)
     if isinstance(like, datetime.date):
         return datetime.date(2030, 1, 1 + i)
+    if isinstance(like, list):  # lengths 0, 1, 2, 0...: a perturbation that moves row counts
+        return [fresh(like[0] if like else "", i + j) for j in range(i % 3)]
     return f"z{i}"
 
 
