@@ -108,6 +108,7 @@ def test_a_tie_at_a_limit_cut_is_seen(rows: list[tuple[int, int]], expected: boo
     [
         "benchkit.oracle_joins",
         "benchkit.oracle_lateral",
+        "benchkit.oracle_peers",
         "benchkit.oracle_reads",
         "benchkit.oracle_steps",
         "benchkit.oracle_ties",
