@@ -18,13 +18,14 @@ from dbt_lineage.sql.edges import Edges, is_star
 from dbt_lineage.sql.expr_walk import WINDOW, expr_walk
 from dbt_lineage.sql.table_functions import GENERATORS, TableFunctions, sized_by_data
 from dbt_lineage.sql.walk_base import find_source
-from dbt_lineage.types import EdgeKind
+from dbt_lineage.types import EdgeKind, UnresolvedReason
 
 JOIN = EdgeKind.JOIN
 FILTER = EdgeKind.FILTER
 GROUP_BY = EdgeKind.GROUP_BY
 SORT = EdgeKind.SORT
 DISTINCT = EdgeKind.DISTINCT
+NOTE = UnresolvedReason.NOTE.value
 
 CLAUSE = -2
 """The position a reference in a clause has: any projection's alias may be meant."""
@@ -147,6 +148,11 @@ class RowClauses(TableFunctions):
             else:
                 for name in self.output_names(scope):
                     edges.absorb_as(self.resolve_output(scope, name), DISTINCT, distinct)
+                if self.has_stars(scope):
+                    self.notes[
+                        f"{NOTE}: DISTINCT over a star whose columns are unknown compares "
+                        "columns that have no distinct edge here"
+                    ] = None
         limited = expr.args.get("limit") or expr.args.get("fetch") or _top(expr)
         if order is not None and limited:
             self._sort_keys(scope, order, edges)
