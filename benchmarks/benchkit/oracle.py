@@ -39,7 +39,6 @@ import typing as t
 
 import duckdb
 import sqlglot
-from sqlglot import exp
 
 from .oracle_data import (
     PROFILES,
@@ -53,6 +52,7 @@ from .oracle_data import (
     reorder,
     run,
 )
+from .oracle_query import duckdb_query
 from .oracle_steps import steps_moved
 from .oracle_ties import tie_probes, tied
 
@@ -126,7 +126,7 @@ def oracle(
         seed: the random rows' seed.
     """
     try:
-        query, read, named, literals = _duckdb_query(sql, dialect)
+        query, read, named, literals = duckdb_query(sql, dialect)
     except (sqlglot.errors.SqlglotError, ValueError) as error:
         return Verdict(skipped=f"not a query DuckDB can run: {str(error).splitlines()[0][:60]}")
     if "*" in lineage.unresolved:
@@ -350,40 +350,6 @@ def _fold(parts: t.Iterable[str]) -> tuple[str, ...]:
 
 def _keys(parts: tuple[str, ...], columns: t.Iterable[str]) -> list[Key]:
     return [(_fold(parts), column.casefold()) for column in columns]
-
-
-def _duckdb_query(
-    sql: str, dialect: str
-) -> tuple[str, set[str], set[str] | None, dict[str, list[t.Any]]]:
-    """The query ``sql`` computes, as DuckDB SQL (the SELECT of a CREATE ... AS), the names
-    of the tables it reads and of the columns it names (case-folded; None under a star),
-    and its literals."""
-    tree = sqlglot.parse_one(sql, dialect=dialect)
-    if isinstance(tree, exp.Create) and isinstance(tree.expression, exp.Query):
-        tree = tree.expression
-    if not isinstance(tree, exp.Query):
-        raise ValueError(f"a {tree.key} statement")
-    tables = {table.name.casefold() for table in tree.find_all(exp.Table)}
-    named = {column.name.casefold() for column in tree.find_all(exp.Column)}
-    for join in tree.find_all(exp.Join):
-        named |= {ident.name.casefold() for ident in join.args.get("using") or ()}
-    star = any(not isinstance(star.parent, exp.Count) for star in tree.find_all(exp.Star))
-    natural = any(join.method for join in tree.find_all(exp.Join))
-    named = None if star or natural else named
-    return tree.sql(dialect="duckdb"), tables, named, _literals(tree)
-
-
-def _literals(tree: exp.Expr) -> dict[str, list[t.Any]]:
-    """The query's literals by type family: values a filter or a join compares with."""
-    found: dict[str, list[t.Any]] = {"int": [], "double": [], "text": []}
-    for literal in tree.find_all(exp.Literal):
-        if literal.is_string:
-            found["text"].append(literal.this)
-        elif literal.is_int:
-            found["int"].append(int(literal.this))
-        elif literal.is_number:
-            found["double"].append(float(literal.this))
-    return found
 
 
 def _multiset(rows: Rows) -> collections.Counter[tuple[t.Any, ...]]:
