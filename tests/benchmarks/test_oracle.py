@@ -91,6 +91,15 @@ def test_an_order_dependent_result_is_left_out() -> None:
     assert verdict.skipped == "its result depends on the order of the rows"
 
 
+EXPLAINED = {
+    # DISTINCT over a star of a table no schema lists compares columns no edge can name:
+    # the engine says so in a note (docs/decisions/0011-execution-oracle.md, seed 210165).
+    (f"distinct_star_unknown_columns-{dialect}", "unrelated", "", "c.id")
+    for dialect in ("duckdb", "postgres", "bigquery", "databricks")
+}
+"""Disagreements the ADR explains, as (input, check, output, source column)."""
+
+
 @pytest.fixture(scope="module")
 def sample() -> Tally:
     tally = Tally()
@@ -119,7 +128,7 @@ def test_no_output_moves_without_an_edge_in_the_sample(sample: Tally) -> None:
         for name, _, f in sample.examples
         if f.check in ("unrelated", "outputs")
     }
-    assert found == set()
+    assert found - EXPLAINED == set()
 
 
 def test_every_direct_edge_of_the_data_file_cases_moves(sample: Tally) -> None:
