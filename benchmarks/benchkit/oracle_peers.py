@@ -54,9 +54,7 @@ def peer_probes(select: exp.Select) -> list[exp.Select]:
     passed = [_passed(item, select) for item in select.expressions if not _holds(item, windows)]
     found: list[exp.Select] = []
     for window in windows:
-        function = window.this
-        while isinstance(function, _WRAPPERS):
-            function = function.this
+        function = _function(window)
         arguments = [a for a in (function.this, *function.expressions) if isinstance(a, exp.Expr)]
         row = [*(e.copy() for item in passed for e in item), *(a.copy() for a in arguments)]
         if not row:
@@ -82,6 +80,14 @@ def peer_probes(select: exp.Select) -> list[exp.Select]:
     return found
 
 
+def _function(window: exp.Window) -> exp.Expr:
+    """The function ``window`` computes, under any IGNORE NULLS or FILTER around it."""
+    function = window.this
+    while isinstance(function, _WRAPPERS):
+        function = function.this
+    return function
+
+
 def _own(window: exp.Window, select: exp.Select) -> bool:
     return window.find_ancestor(exp.Select) is select and not isinstance(
         window.this, exp.Identifier
@@ -92,9 +98,7 @@ def _in_order(window: exp.Window) -> bool:
     """Whether ``window``'s value for a row depends on the order among its peers."""
     if window.alias:  # a named window (OVER w): its keys are elsewhere
         return False
-    function = window.this
-    while isinstance(function, _WRAPPERS):
-        function = function.this
+    function = _function(window)
     if isinstance(function, _IN_ORDER):
         return True
     spec = window.args.get("spec")

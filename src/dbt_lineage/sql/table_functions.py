@@ -45,7 +45,7 @@ class TableFunctions(Pivots):
         values = expr.unnest() if isinstance(expr, (exp.Subquery, exp.Values)) else None
         if isinstance(values, exp.Values):
             return self._values_column(scope, values, alias_columns(expr), name)
-        function = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
+        function = _call(expr)
         if isinstance(function, exp.Unnest):
             return self._unnest_column(scope, function, name)
         if name.casefold() in _POSITION_COLUMNS:
@@ -63,7 +63,7 @@ class TableFunctions(Pivots):
                 return named + inner_names[len(named) :]
             return named or None
         named = alias_columns(expr)
-        function = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
+        function = _call(expr)
         if isinstance(function, exp.Unnest):
             named = named or alias_columns(function)
             offset = function.text("offset")
@@ -83,8 +83,7 @@ class TableFunctions(Pivots):
             return []
         if isinstance(expr, exp.Lateral) and isinstance(expr.this, exp.Subquery):
             return []
-        call = expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
-        return sized_by_data(call)
+        return sized_by_data(_call(expr))
 
     def unnest_alias(self, scope: Scope, name: str) -> Scope | None:
         """A UDTF source of ``scope`` whose UNNEST names its column ``name`` (BigQuery style)."""
@@ -189,6 +188,11 @@ def sized_by_data(call: exp.Expr) -> list[exp.Expr]:
     else:
         arguments = [call]
     return [a for a in arguments if not isinstance(_value(a), exp.Array)]
+
+
+def _call(expr: exp.Expr) -> exp.Expr:
+    """The function a UDTF scope calls: the one a LATERAL or a TABLE(...) wraps, or itself."""
+    return expr.this if isinstance(expr, (exp.Lateral, exp.TableFromRows)) else expr
 
 
 def _value(argument: exp.Expr) -> exp.Expr:
