@@ -203,7 +203,7 @@ def reach(
         (step, conditional, any(needs <= had_rows for needs in gates) and _live(step, name, live))
         for step in found
         for (name, read, conditional, gates) in step.reads
-        if read == column and name == table[-1] and column in columns
+        if read in (column, "*") and name == table[-1] and column in columns
     ]
     if not mentions:
         return ""
@@ -215,8 +215,8 @@ def reach(
     if not any(open_ for _, open_ in ran):
         return (
             "its steps read it only from rows no data set had (a join's side that paired"
-            " none, an aggregate over none, arithmetic with such a side's NULL, a window's"
-            " partitions of one row)"
+            " none, a CTE or derived table with none, an aggregate over none, arithmetic with"
+            " such a side's NULL, a window's partitions of one row or one table row's copies)"
         )
     if all(conditional for conditional, open_ in ran if open_):
         return "named only in a branch no data set took (CASE, COALESCE) or in x = x OR x IS NULL"

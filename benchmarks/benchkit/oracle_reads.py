@@ -46,7 +46,7 @@ def reads(
     gated: t.Mapping[str, set[str]] | None = None,
     within: exp.Expr | None = None,
     after: set[str] | None = None,
-    windows: t.Mapping[str, str] | None = None,
+    windows: t.Mapping[tuple[str, str], str] | None = None,
     beside: bool = False,
 ) -> frozenset[Read]:
     """The columns ``select``'s own clauses (or only its ``parts``, or only ``within``) name
@@ -57,29 +57,48 @@ def reads(
     ``windows`` the probe of each window by its SQL (:func:`.oracle_windows.window_gates`);
     ``beside``: it runs beside the rows of the ``SELECT`` around it (:mod:`.oracle_lateral`),
     and reads the columns of that one's tables it names too."""
-    aliases = _aliases(select, ctes)
+    aliases = own = _aliases(select, ctes)
     outer = select.parent.find_ancestor(exp.Select) if beside and select.parent else None
     if outer is not None:
         aliases = {**_aliases(outer, ctes), **aliases}
     found: dict[tuple[str, str], tuple[bool, frozenset[frozenset[str]]]] = {}
     scanned = [select.args.get(part) for part in parts] if parts else [within or select]
     nodes = [n for value in scanned for n in (value if isinstance(value, list) else [value]) if n]
-    for column in (c for node in nodes for c in node.find_all(exp.Column)):
-        if column.find_ancestor(exp.Select) is not select:
+    stars = [exp.column(star.copy()) for star in _stars(select, nodes)]
+    for column in [*(c for node in nodes for c in node.find_all(exp.Column)), *stars]:
+        if column.parent is not None and column.find_ancestor(exp.Select) is not select:
             continue
         if within is None and in_condition(column, select):
             continue  # read by its join's probe
         qualifier = column.table.casefold()
         if qualifier and aliases.get(qualifier) is None:
             continue  # a derived table's or CTE's column
-        named = [qualifier] if qualifier else [a for a, b in aliases.items() if b]
+        covered = own if column.name == "*" else aliases  # a star: only its own tables
+        named = [qualifier] if qualifier else [a for a, b in covered.items() if b]
         for alias in named:
             name = (aliases[alias] or "", column.name.casefold())
+            if name[1] == "*" and _modified(column.this):
+                continue  # which columns a star with EXCLUDE or REPLACE reads is not traced
             flag, needs = found.get(name, (True, frozenset()))
             gate = gates_of(column, alias, select, gated or {}) | (after or set())
             gate |= window_gates(column, select, windows or {}, gated or {})
             found[name] = (flag and _conditional(column, select), needs | {frozenset(gate)})
     return frozenset((table, name, flag, needs) for (table, name), (flag, needs) in found.items())
+
+
+def _stars(select: exp.Select, nodes: list[exp.Expr]) -> list[exp.Star]:
+    """The bare stars (``*``, not ``t.*``) among ``select``'s outputs in ``nodes``: each reads
+    every column of every table it covers."""
+    return [
+        star
+        for star in select.expressions
+        if isinstance(star, exp.Star) and any(star is n or n is select for n in nodes)
+    ]
+
+
+def _modified(star: exp.Expr) -> bool:
+    """Whether a star leaves columns out or replaces them (``EXCLUDE``, ``REPLACE``...)."""
+    return isinstance(star, exp.Star) and any(star.args.get(k) for k in star.arg_types)
 
 
 def probe_reads(select: exp.Select, ctes: set[str], probe: t.Any) -> frozenset[Read]:

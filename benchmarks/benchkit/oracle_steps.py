@@ -87,19 +87,17 @@ def steps(query: str) -> list[Step]:
     unused = _unused_ctes(tree)
     found: list[Step] = []
     labels: collections.Counter[str] = collections.Counter()
-    for select in tree.find_all(exp.Select, bfs=True):
-        if any(cte in unused for cte in _enclosing_ctes(select)):
-            continue  # a CTE the query never reads moves nothing
-        place = _place(select, tree)
-        labels[place] += 1
-        if labels[place] > 1:
-            place = f"{place} #{labels[place]}"
+    placed = _placed(tree, unused)
+    bodies = {id(select): place for select, place in placed}
+    for select, place in placed:
         joins = probes(select, place, ctes)
         gated = gates(select, joins)
+        for alias, body in _bodies(select, tree, bodies).items():
+            gated.setdefault(alias, set()).add(body)
         tables = _base_tables(select, ctes)
         groups = grouped(select)
         parts = partition_probes(select, place, tables, bool(groups))
-        windows = {part.window: part.label for part in parts}
+        windows = {(part.window, part.ordered): part.label for part in parts}
         whole = select.copy()
         rids = [] if select.args.get("distinct") else _rids(tables, groups)
         whole.set("expressions", [*whole.expressions, *rids])
@@ -206,6 +204,40 @@ def steps_moved(
     return hits, {key: reach(key, found, had_rows, names, live) for key in unshown}
 
 
+def _placed(tree: exp.Expr, unused: set[str]) -> list[tuple[exp.Select, str]]:
+    """Each ``SELECT`` of ``tree`` (but those of CTEs no part of the query reads), outermost
+    first, with its step's label: its place, numbered from the second at the same place."""
+    placed = []
+    labels: collections.Counter[str] = collections.Counter()
+    for select in tree.find_all(exp.Select, bfs=True):
+        if any(cte in unused for cte in _enclosing_ctes(select)):
+            continue  # a CTE the query never reads moves nothing
+        place = _place(select, tree)
+        labels[place] += 1
+        placed.append((select, f"{place} #{labels[place]}" if labels[place] > 1 else place))
+    return placed
+
+
+def _bodies(select: exp.Select, tree: exp.Expr, bodies: dict[int, str]) -> dict[str, str]:
+    """For each alias of ``select``'s FROM and joins that is a CTE or a derived table made of
+    one ``SELECT``, that ``SELECT``'s step (``bodies``: labels by node): when it had no rows on
+    any data set, each column of the alias is NULL in every row of ``select``, or it has none.
+    A CTE whose name the query defines twice, or that holds ``select``, is left out."""
+    defined = collections.defaultdict(list)
+    for cte in tree.find_all(exp.CTE):
+        defined[cte.alias_or_name.casefold()].append(cte)
+    inside = set(_enclosing_ctes(select))
+    found = {}
+    for item in items(select):
+        body = item.this if isinstance(item, exp.Subquery) else None
+        name = item.name.casefold() if isinstance(item, exp.Table) and not item.db else ""
+        if name and len(defined[name]) == 1 and name not in inside:
+            body = defined[name][0].this
+        if isinstance(body, exp.Select) and id(body) in bodies and item.alias_or_name:
+            found[item.alias_or_name.casefold()] = bodies[id(body)]
+    return found
+
+
 def _unused_ctes(tree: exp.Expr) -> set[str]:
     """The CTEs no part of the query reads (a CTE read only by unused ones included)."""
     bodies = {cte.alias_or_name.casefold(): cte for cte in tree.find_all(exp.CTE)}
@@ -243,6 +275,7 @@ def step_class(step: str) -> str:
     kind = re.sub(r" #\d+", "", step)
     kind = re.sub(r"the join (on|using) .* in ", "a join in ", kind)
     kind = re.sub(r"the partitions of .* in ", "the partitions of a window in ", kind)
+    kind = re.sub(r"the orderings by \S+ of .* in ", "the orderings of a window in ", kind)
     return re.sub(r"\b(CTE|derived table) \S+", lambda m: f"a {m.group(1)}", kind)
 
 

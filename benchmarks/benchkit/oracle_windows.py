@@ -18,6 +18,12 @@ window's keys decided nothing there (:func:`window_gates`), and neither did a ke
 ``SUM``, ``MIN``, ``MAX``, ``AVG`` or ``COUNT`` of a column of a join's side that never paired
 (NULL in every row).
 
+An ``ORDER BY`` key that is a column of one base table orders nothing among rows that copy
+one row of that table (a join with a CTE that repeats its rows): they hold the same value.
+So for each such table the window also gets an *ordering* probe, the same query with
+``HAVING count(DISTINCT <its row id>) > 1``: when it had no rows on any data set, no
+partition held two of that table's rows, and its order keys decided nothing.
+
 >>> import sqlglot
 >>> select = sqlglot.parse_one(
 ...     "select max(a.v) over (partition by b.k) as m from a cross join b", dialect="duckdb"
@@ -50,6 +56,8 @@ class PartitionProbe:
         tree: the same, as a tree.
         keys: the partition keys, in the original tree.
         window: the window's SQL.
+        ordered: for an ordering probe, the alias (case-folded) of the base table whose rows
+            it counts; empty for the partitions' probe.
     """
 
     label: str
@@ -57,6 +65,7 @@ class PartitionProbe:
     tree: exp.Select
     keys: tuple[exp.Expr, ...]
     window: str = ""
+    ordered: str = ""
 
 
 def partition_probes(
@@ -89,11 +98,26 @@ def partition_probes(
                 )
         if keys:
             tree.set("group", exp.Group(expressions=[k.copy() for k in keys]))
-        tree.set("having", exp.Having(this=exp.condition("count(*) > 1")))
         cut = text if len(text) <= WINDOW_CHARS else text[: WINDOW_CHARS - 3] + "..."
-        label = f"the partitions of {cut} in {place}"
-        found.append(PartitionProbe(label, tree.sql(dialect="duckdb"), tree, tuple(keys), text))
+        for alias in ("", *_ordered_tables(window, tables)):
+            probe = tree.copy()
+            counted = f'count(distinct "{alias}".rowid)' if alias else "count(*)"
+            probe.set("having", exp.Having(this=exp.condition(f"{counted} > 1")))
+            label = f"the partitions of {cut} in {place}"
+            if alias:
+                label = f"the orderings by {alias} of {cut} in {place}"
+            sql = probe.sql(dialect="duckdb")
+            found.append(PartitionProbe(label, sql, probe, tuple(keys), text, alias.casefold()))
     return found
+
+
+def _ordered_tables(window: exp.Window, tables: list[str]) -> list[str]:
+    """The aliases of ``tables`` (base tables) one of whose columns is, alone, an ``ORDER BY``
+    key of ``window``."""
+    order = window.args.get("order")
+    keys = [o.this.unnest() for o in order.expressions] if order else []
+    named = {k.table.casefold() for k in keys if isinstance(k, exp.Column) and k.table}
+    return [alias for alias in tables if alias.casefold() in named]
 
 
 _IGNORING_NULLS = (exp.Sum, exp.Min, exp.Max, exp.Avg, exp.Count)
@@ -104,20 +128,26 @@ and partition (NULL, or a count of 0)."""
 def window_gates(
     column: exp.Column,
     select: exp.Select,
-    probes: t.Mapping[str, str],
+    probes: t.Mapping[tuple[str, str], str],
     gated: t.Mapping[str, set[str]],
 ) -> set[str]:
     """The steps (by label) a mention of ``column`` in the ``PARTITION BY`` or ``ORDER BY`` of
     a window of ``select`` needs to have had rows to decide anything: the window's probe
-    (``probes``: its label by the window's SQL), and for a ``SUM``, ``MIN``, ``MAX``, ``AVG``
-    or ``COUNT`` of one column, the join probes that column's side needs to have paired
-    (``gated``: :func:`.oracle_joins.gates`)."""
+    (``probes``: its label by the window's SQL and the alias an ordering probe counts, empty
+    for the partitions' probe), its ordering probe where ``column`` alone is an ``ORDER BY``
+    key, and for a ``SUM``, ``MIN``, ``MAX``, ``AVG`` or ``COUNT`` of one column, the join
+    probes that column's side needs to have paired (``gated``: :func:`.oracle_joins.gates`)."""
     found: set[str] = set()
     node: exp.Expr = column
     while node.parent is not None and node is not select:
         parent = node.parent
         if isinstance(parent, exp.Window) and node is not parent.this:
-            found |= {probes[text]} if (text := parent.sql(dialect="duckdb")) in probes else set()
+            text = parent.sql(dialect="duckdb")
+            key = column.parent.parent if isinstance(column.parent, exp.Paren) else column.parent
+            alone = isinstance(key, exp.Ordered) and node is parent.args.get("order")
+            ordered = column.table.casefold() if alone else ""
+            label = probes.get((text, ordered)) or probes.get((text, ""))
+            found |= {label} if label else set()
             function = parent.this
             argument = function.this if isinstance(function, _IGNORING_NULLS) else None
             if isinstance(argument, exp.Column) and argument.table and not function.expressions:

@@ -104,6 +104,30 @@ def test_a_column_multiplied_by_a_side_that_never_paired_is_named() -> None:
     assert step == "" and reach.startswith(UNPAIRED), (step, reach)
 
 
+def test_a_column_multiplied_by_a_cte_side_with_no_rows_under_a_full_join_is_named() -> None:
+    # No order id is counted a thousand times: the CTE never has a row, so under the FULL
+    # JOIN (which keeps every customer whatever pairs) c.n is NULL and so is the product.
+    sql = (
+        "with c as (select o.id, count(*) as n from orders o group by o.id"
+        " having count(*) > 1000)"
+        " select c.n * cu.region as v from customers cu full join c on cu.id = c.id"
+    )
+    step, reach = findings(sql)[("direct", "v", "customers.region")]
+    assert step == "" and reach.startswith(UNPAIRED), (step, reach)
+    labels = {step.label: step for step in steps(sql)}
+    region = next(r for r in labels["the query"].reads if r[1] == "region")
+    assert region[3] == frozenset([frozenset(["CTE c"])])  # the product needs c's rows
+
+
+def test_a_cte_side_whose_steps_had_rows_gates_nothing() -> None:
+    # The same shape over a CTE that has rows: the product moves with the region.
+    sql = (
+        "with c as (select o.id, count(*) as n from orders o group by o.id)"
+        " select c.n * cu.region as v from customers cu full join c on cu.id = c.id"
+    )
+    assert ("direct", "v", "customers.region") not in findings(sql)
+
+
 def test_steps_hold_the_join_probes_of_every_select() -> None:
     sql = (
         "with c as (select a.id from orders a join customers b on a.customer_id = b.id)"

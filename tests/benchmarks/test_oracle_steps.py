@@ -19,6 +19,8 @@ from benchkit.oracle_data import perturbed  # noqa: E402
 from benchkit.oracle_steps import step_class, steps  # noqa: E402
 from benchkit.oracle_ties import tie_probes, tied  # noqa: E402
 
+NO_ROWS = "the steps that name it had no rows on any data set"
+
 
 def test_a_join_key_a_grouping_folds_away_is_shown_by_its_join() -> None:
     # The left join multiplies the orders rows a customer id matches; grouping by the order
@@ -141,3 +143,21 @@ def test_new_values_come_in_the_rows_order_and_reversed() -> None:
     ascending = perturbed(random.Random(0), domain, 3, 1)
     assert perturbed(random.Random(0), domain, 3, 3) == ascending[::-1]
     assert len(set(ascending)) == 3 and not set(ascending) & set(domain[0])
+
+
+@pytest.mark.parametrize("star", ["o.*", "*", "o.id + 1 as e, o.*"])
+def test_a_column_named_only_by_a_star_of_a_step_with_no_rows_is_named(star: str) -> None:
+    # No amount is over 1,000: the derived table never has a row, and the note it reads
+    # only through its star (a DISTINCT's row-set edge) is read by a step that had none.
+    sql = (
+        f"select c.region, s.id from customers c left join (select distinct {star}"
+        " from orders o where o.amount > 1000) s on c.id = s.id"
+    )
+    found = findings(sql)
+    assert found[("row_set", "", "orders.note")] == ("", NO_ROWS)
+
+
+def test_a_star_that_excludes_a_column_does_not_read_it() -> None:
+    sql = "select distinct * exclude (note) from orders o where o.amount > 1000"
+    reads = {r[1] for step in steps(sql) for r in step.reads}
+    assert "*" not in reads and "amount" in reads
