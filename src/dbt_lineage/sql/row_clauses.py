@@ -108,6 +108,8 @@ class RowClauses(TableFunctions):
         for branch, operation in compared.values():
             for name in self.output_names(branch):
                 edges.absorb_as(self.resolve_output(branch, name), DISTINCT, operation)
+            if self.has_stars(branch):
+                self._unknown_star_note(operation.name.split()[0])
 
     def _select_rows(self, scope: Scope, expr: exp.Select, edges: Edges) -> None:
         for join in expr.args.get("joins") or []:
@@ -149,10 +151,7 @@ class RowClauses(TableFunctions):
                 for name in self.output_names(scope):
                     edges.absorb_as(self.resolve_output(scope, name), DISTINCT, distinct)
                 if self.has_stars(scope):
-                    self.notes[
-                        f"{NOTE}: DISTINCT over a star whose columns are unknown compares "
-                        "columns that have no distinct edge here"
-                    ] = None
+                    self._unknown_star_note("DISTINCT")
         limited = expr.args.get("limit") or expr.args.get("fetch") or _top(expr)
         if order is not None and limited:
             self._sort_keys(scope, order, edges)
@@ -170,6 +169,14 @@ class RowClauses(TableFunctions):
             for pivot in node.args.get("pivots") or []:
                 if source is not None:
                     edges.merge_side(self.pivot_rows(source, pivot))
+
+    def _unknown_star_note(self, operation: str) -> None:
+        """Say that ``operation`` (DISTINCT, or a set operation that de-duplicates) compares
+        the columns of a star no schema lists, which no edge can name."""
+        self.notes[
+            f"{NOTE}: {operation} over a star whose columns are unknown compares "
+            "columns that have no distinct edge here"
+        ] = None
 
     def _sort_keys(self, scope: Scope, order: exp.Expr, edges: Edges) -> None:
         """ORDER BY keys as sort edges: a position or an output alias means that output."""
