@@ -89,10 +89,16 @@ def steps(query: str) -> list[Step]:
     labels: collections.Counter[str] = collections.Counter()
     placed = _placed(tree, unused)
     bodies = {id(select): place for select, place in placed}
+    defined = collections.Counter(cte.alias_or_name.casefold() for cte in tree.find_all(exp.CTE))
+    once = {  # the body of each CTE the query defines once
+        cte.alias_or_name.casefold(): cte.this
+        for cte in tree.find_all(exp.CTE)
+        if defined[cte.alias_or_name.casefold()] == 1
+    }
     for select, place in placed:
         joins = probes(select, place, ctes)
         gated = gates(select, joins)
-        for alias, body in _bodies(select, tree, bodies).items():
+        for alias, body in _bodies(select, once, bodies).items():
             gated.setdefault(alias, set()).add(body)
         tables = _base_tables(select, ctes)
         groups = grouped(select)
@@ -218,21 +224,21 @@ def _placed(tree: exp.Expr, unused: set[str]) -> list[tuple[exp.Select, str]]:
     return placed
 
 
-def _bodies(select: exp.Select, tree: exp.Expr, bodies: dict[int, str]) -> dict[str, str]:
+def _bodies(
+    select: exp.Select, once: dict[str, exp.Expr], bodies: dict[int, str]
+) -> dict[str, str]:
     """For each alias of ``select``'s FROM and joins that is a CTE or a derived table made of
     one ``SELECT``, that ``SELECT``'s step (``bodies``: labels by node): when it had no rows on
     any data set, each column of the alias is NULL in every row of ``select``, or it has none.
-    A CTE whose name the query defines twice, or that holds ``select``, is left out."""
-    defined = collections.defaultdict(list)
-    for cte in tree.find_all(exp.CTE):
-        defined[cte.alias_or_name.casefold()].append(cte)
+    ``once``: the body of each CTE the query defines once (one defined twice is left out,
+    as is one that holds ``select``)."""
     inside = set(_enclosing_ctes(select))
     found = {}
     for item in items(select):
         body = item.this if isinstance(item, exp.Subquery) else None
         name = item.name.casefold() if isinstance(item, exp.Table) and not item.db else ""
-        if name and len(defined[name]) == 1 and name not in inside:
-            body = defined[name][0].this
+        if name in once and name not in inside:
+            body = once[name]
         if isinstance(body, exp.Select) and id(body) in bodies and item.alias_or_name:
             found[item.alias_or_name.casefold()] = bodies[id(body)]
     return found

@@ -114,10 +114,15 @@ def partition_probes(
 def _ordered_tables(window: exp.Window, tables: list[str]) -> list[str]:
     """The aliases of ``tables`` (base tables) one of whose columns is, alone, an ``ORDER BY``
     key of ``window``."""
-    order = window.args.get("order")
-    keys = [o.this.unnest() for o in order.expressions] if order else []
-    named = {k.table.casefold() for k in keys if isinstance(k, exp.Column) and k.table}
+    named = {column.table.casefold() for column in _order_columns(window)}
     return [alias for alias in tables if alias.casefold() in named]
+
+
+def _order_columns(window: exp.Window) -> list[exp.Column]:
+    """The ``ORDER BY`` keys of ``window`` that are, alone, a qualified column."""
+    order = window.args.get("order")
+    keys = [ordered.this.unnest() for ordered in order.expressions] if order else []
+    return [key for key in keys if isinstance(key, exp.Column) and key.table]
 
 
 _IGNORING_NULLS = (exp.Sum, exp.Min, exp.Max, exp.Avg, exp.Count)
@@ -143,8 +148,7 @@ def window_gates(
         parent = node.parent
         if isinstance(parent, exp.Window) and node is not parent.this:
             text = parent.sql(dialect="duckdb")
-            key = column.parent.parent if isinstance(column.parent, exp.Paren) else column.parent
-            alone = isinstance(key, exp.Ordered) and node is parent.args.get("order")
+            alone = any(key is column for key in _order_columns(parent))
             ordered = column.table.casefold() if alone else ""
             label = probes.get((text, ordered)) or probes.get((text, ""))
             found |= {label} if label else set()
