@@ -101,7 +101,7 @@ EXPLAINED = {
     ),
     *(
         (f"set_operation_star_unknown_columns-{dialect}", "unrelated", "", f"{table}.id")
-        for dialect in ("duckdb", "postgres", "bigquery", "databricks")
+        for dialect in ("duckdb", "postgres", "bigquery", "databricks", "redshift")
         for table in "cd"
     ),
 }
